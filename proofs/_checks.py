@@ -1,0 +1,139 @@
+"""Generic check procedures: exact simplification first, high-precision sampling as the fallback.
+
+Sampling evaluates at random *rational* points (exact inputs, no float literals) with mpmath at
+the context's precision; the evidence records the number of points, the precision and the
+largest residual, so a sampled status never pretends to be a proof.
+"""
+from __future__ import annotations
+
+import random
+import zlib
+
+import mpmath as mp
+import sympy as sp
+
+from local2global.symbolic import _symbols as S
+from local2global.symbolic._simplify import simplify_unit
+
+from ._registry import Context, Outcome
+
+#: default sampling box per variable: (low, high); the sign branches restrict e and w further
+BOX = {S.p: (0, 1), S.q: (0, 1), S.e: (-2, 2), S.w: (-2, 2), S.b: (-3, 3), S.a: (-1, 1), S.A: (-6, 6), S.c: (-4, 4)}
+
+
+def _is_zero_exact(expr: sp.Expr) -> bool:
+    """Cheap, targeted attempts to show expr == 0 (no open-ended `simplify`)."""
+    if expr == 0:
+        return True
+    for step in (lambda x: sp.expand(x, power_exp=True),
+                 lambda x: sp.cancel(sp.together(sp.expand(x, power_exp=True))),
+                 lambda x: simplify_unit(sp.expand_log(x, force=True)),
+                 lambda x: sp.cancel(sp.expand(sp.expand_log(x, force=True), power_exp=True))):
+        try:
+            if step(expr) == 0:
+                return True
+        except Exception:
+            pass
+    return False
+
+
+def rational_in(rng: random.Random, lo, hi, sign=None) -> sp.Rational:
+    """A random rational in (lo, hi) with denominator <= 997, restricted to a sign if given."""
+    while True:
+        den = rng.randint(2, 997)
+        num = rng.randint(int(lo * den) + 1, int(hi * den) - 1) if hi > lo else 0
+        r = sp.Rational(num, den)
+        if lo < r < hi and r != 0 and (sign is None or sp.sign(r) == sign):
+            return r
+
+
+def sample_points(key: str, free: list[sp.Symbol], n: int, restrict=None) -> list[dict]:
+    """n reproducible random rational points for the free symbols (seeded by the claim key).
+
+    `restrict(point) -> bool` rejects points outside a claim's hypothesis (e.g. p+q > 1).
+    """
+    rng = random.Random(zlib.crc32(key.encode()))
+    pts = []
+    tries = 0
+    while len(pts) < n:
+        tries += 1
+        if tries > 200 * n:
+            raise RuntimeError(f"could not sample {n} points satisfying the hypothesis of {key}")
+        pt = {}
+        for s in free:
+            lo, hi = BOX.get(s, (-2, 2))
+            sign = 1 if s.is_positive else (-1 if s.is_negative else None)
+            if sign == 1:
+                lo = max(lo, 0)
+            if sign == -1:
+                hi = min(hi, 0)
+            pt[s] = rational_in(rng, lo, hi, sign)
+        if restrict is None or restrict(pt):
+            pts.append(pt)
+    return pts
+
+
+def evaluate(expr: sp.Expr, point: dict, dps: int) -> mp.mpf | mp.mpc:
+    """Evaluate a SymPy expression at an exact point with mpmath at `dps` digits."""
+    with mp.workdps(dps):
+        f = sp.lambdify(list(point), expr, modules="mpmath")
+        return f(*[mp.mpf(sp.Integer(v.p)) / mp.mpf(sp.Integer(v.q)) if isinstance(v, sp.Rational) else mp.mpf(str(v))
+                   for v in point.values()])
+
+
+def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp.Expr | None = None) -> Outcome:
+    """|expr| (relative to |scale|+1 if given) below 10^-(dps-10) at ctx.points random rational points."""
+    free = sorted(expr.free_symbols, key=lambda s: s.name)
+    if not free:
+        with mp.workdps(ctx.dps):
+            val = abs(sp.N(expr, ctx.dps))
+        ok = val < sp.Float(10) ** (-(ctx.dps - 10))
+        return Outcome(bool(ok), f"high-precision ({ctx.dps} digits)", f"constant residual {sp.N(val, 3)}")
+    worst = mp.mpf(0)
+    tol = mp.mpf(10) ** (-(ctx.dps - 10))
+    pts = sample_points(key, free, ctx.points, restrict)
+    for pt in pts:
+        with mp.workdps(ctx.dps + 10):
+            r = abs(evaluate(expr, pt, ctx.dps + 10))
+            if scale is not None:
+                r = r / (1 + abs(evaluate(scale, pt, ctx.dps + 10)))
+            worst = max(worst, r)
+    ok = worst < tol
+    return Outcome(bool(ok), f"sampled: {len(pts)} random rational points at {ctx.dps} digits",
+                   f"max |residual| = {mp.nstr(worst, 3)} (tolerance 1e-{ctx.dps - 10})")
+
+
+def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, restrict=None) -> Outcome:
+    """lhs == rhs: exact on every sign branch if SymPy can decide, else sampled on every branch."""
+    branches = branches or {"all": {}}
+    diffs = {lab: sp.sympify(lhs - rhs).subs(sub) for lab, sub in branches.items()}
+    if all(_is_zero_exact(d) for d in diffs.values()):
+        return Outcome(True, "symbolic", f"difference simplifies to 0 on {len(diffs)} branch(es): {', '.join(diffs)}")
+    outs = [sampled_zero(d, ctx, f"{key}/{lab}", restrict) for lab, d in diffs.items()]
+    ok = all(o.ok for o in outs)
+    return Outcome(ok, outs[0].method + f" on {len(outs)} branch(es)", "; ".join(f"{lab}: {o.evidence}" for lab, o in zip(diffs, outs)))
+
+
+def matrix_identity(lhs: sp.Matrix, rhs: sp.Matrix, ctx: Context, key: str, branches=None, restrict=None) -> Outcome:
+    """Entrywise `identity` for matrices of equal shape."""
+    if lhs.shape != rhs.shape:
+        return Outcome(False, "shape", f"shapes differ: {lhs.shape} vs {rhs.shape}")
+    outs = [identity(lhs[i], rhs[i], ctx, f"{key}[{i}]", branches, restrict) for i in range(len(lhs))]
+    ok = all(o.ok for o in outs)
+    methods = sorted({o.method.split(" on ")[0].split(":")[0] for o in outs})
+    bad = [i for i, o in enumerate(outs) if not o.ok]
+    ev = (f"all {len(outs)} entries agree" if ok else f"entries {bad} differ: {outs[bad[0]].evidence}")
+    detail = "; ".join(sorted({o.evidence for o in outs if o.method != 'symbolic'}))[:300]
+    return Outcome(ok, "+".join(methods), ev + (f" ({detail})" if detail and ok else ""))
+
+
+def same_sign(derived: sp.Expr, printed: sp.Expr, ctx: Context, key: str, free, n: int = 400) -> Outcome:
+    """Two inequality conditions select the same points: compared at n random rational points
+    (including points on the boundary families when exact equality holds there)."""
+    pts = sample_points(key, free, n)
+    bad = 0
+    for pt in pts:
+        if bool(derived.subs(pt)) != bool(printed.subs(pt)):
+            bad += 1
+    return Outcome(bad == 0, f"sampled: {n} random rational points (exact rational arithmetic)",
+                   f"{bad} disagreements")

@@ -1,0 +1,146 @@
+"""The claim registry: one entry per claim of the paper, each with a check and a negative control.
+
+A claim is `verified` only when its check ran and passed on the paper's printed form *and* the
+same check rejected the altered statement (the negative control). `erratum` means the printed
+form fails, our corrected form passes and its control is rejected; `open` means no machine
+check exists (the reason is recorded); `failed` means our own check broke.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+STATUSES = ("verified", "certified", "erratum", "open", "failed")
+
+
+@dataclass(frozen=True)
+class Context:
+    """Settings shared by all checks: working precision and number of random sample points."""
+
+    dps: int = 50
+    points: int = 24
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run of a check established: pass/fail, the method used and the evidence."""
+
+    ok: bool
+    method: str
+    evidence: str
+    certified: bool = False
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A paper claim: its label, statement (LaTeX), dependencies and its check.
+
+    `check(form, ctx)` must accept the paper's printed form (`printed()`), our correction
+    (`corrected()`, for errata) and the altered statement (`mutant()`), and reject the last.
+    """
+
+    id: str
+    ref: str
+    title: str
+    statement: str
+    check: Callable[[Any, Context], Outcome]
+    printed: Callable[[], Any]
+    mutant: Callable[[], Any]
+    uses: tuple[str, ...] = ()
+    section: str = "landscape"
+    corrected: Callable[[], Any] | None = None
+    erratum: str = ""
+    open_reason: str = ""
+
+
+@dataclass
+class Record:
+    """The result of running one claim: status, method, evidence, negative-control evidence."""
+
+    id: str
+    ref: str
+    title: str
+    section: str
+    status: str
+    method: str
+    evidence: str
+    control: str
+    uses: tuple[str, ...] = ()
+    erratum: str = ""
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        d = dict(self.__dict__)
+        d["uses"] = list(self.uses)
+        d.pop("seconds")      # timings would make the JSON report non-deterministic
+        return d
+
+
+REGISTRY: dict[str, Claim] = {}
+
+
+def claim(id: str, *, ref: str, title: str, statement: str, printed, mutant, uses=(), section="landscape",
+          corrected=None, erratum: str = ""):
+    """Decorator registering `check` as the check of a claim."""
+    def deco(check):
+        if id in REGISTRY:
+            raise ValueError(f"claim {id!r} registered twice")
+        REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=check, printed=printed,
+                             mutant=mutant, uses=tuple(uses), section=section, corrected=corrected,
+                             erratum=erratum)
+        return check
+    return deco
+
+
+def open_claim(id: str, *, ref: str, title: str, statement: str, reason: str, uses=(), section="landscape"):
+    """Register a claim that is not machine-checkable, with the reason (status `open`)."""
+    def _never(form, ctx):
+        raise RuntimeError("open claims have no check")
+    REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=_never, printed=lambda: None,
+                         mutant=lambda: None, uses=tuple(uses), section=section, open_reason=reason)
+
+
+def _safe(check, form, ctx) -> Outcome:
+    try:
+        return check(form, ctx)
+    except Exception as ex:  # a crash is a failed check, never a pass
+        tb = traceback.extract_tb(ex.__traceback__)[-1]
+        return Outcome(False, "error", f"{type(ex).__name__}: {ex} (at {tb.filename.split('/')[-1]}:{tb.lineno})")
+
+
+def run_claim(cl: Claim, ctx: Context = Context()) -> Record:
+    """Run a claim's check on the printed form, the correction if any, and the negative control."""
+    t0 = time.perf_counter()
+    base = dict(id=cl.id, ref=cl.ref, title=cl.title, section=cl.section, uses=cl.uses, erratum=cl.erratum)
+    if cl.open_reason:
+        return Record(**base, status="open", method="none", evidence=cl.open_reason, control="n/a",
+                      seconds=time.perf_counter() - t0)
+    printed = _safe(cl.check, cl.printed(), ctx)
+    control = _safe(cl.check, cl.mutant(), ctx)
+    control_text = ("rejected: " if not control.ok else "NOT rejected: ") + control.evidence
+    if printed.ok:
+        status = ("certified" if printed.certified else "verified") if not control.ok else "failed"
+        outcome = printed
+    elif cl.corrected is not None:
+        fixed = _safe(cl.check, cl.corrected(), ctx)
+        status = "erratum" if (fixed.ok and not control.ok) else "failed"
+        outcome = Outcome(fixed.ok, fixed.method, f"printed form fails ({printed.evidence}); corrected form: {fixed.evidence}")
+    else:
+        status, outcome = "failed", printed
+    return Record(**base, status=status, method=outcome.method, evidence=outcome.evidence, control=control_text,
+                  seconds=time.perf_counter() - t0)
+
+
+def select(ids=None) -> list[Claim]:
+    """Claims in registry order; `ids` selects by exact id or by prefix ("lemma5" selects lemma5.*)."""
+    from . import load_all
+    load_all()
+    if not ids:
+        return list(REGISTRY.values())
+    chosen = [c for c in REGISTRY.values() if any(c.id == i or c.id.startswith(i + ".") or c.ref == i for i in ids)]
+    unknown = [i for i in ids if not any(c.id == i or c.id.startswith(i + ".") or c.ref == i for c in REGISTRY.values())]
+    if unknown:
+        raise KeyError(f"unknown claim id(s): {', '.join(unknown)}")
+    return chosen

@@ -1,0 +1,3 @@
+from local2global.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,117 @@
+r"""The loss with bias (Lemma 2), the optimal bias b* (Lemma 5) and the reduced loss (Lemma 6, Eq. 5).
+
+Everything is written in the two coordinates the loss depends on, A = e^2(1+2w|w|) and
+c = b - e^2/2 (derived in `canonical`): F(A, c) = E[l_log((2Y-1)(A X + c))], and
+L(e, w, b) = F(A(e, w), c(e, b)).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+from . import canonical
+from ._result import Result
+from ._symbols import A, K, X, Y, b, c, e, ell_log, sigma, u, w
+from .markov import MarkovChain
+
+
+def cross_entropy_loss(chain: MarkovChain, logit_of_x) -> sp.Expr:
+    """Eq. 23 per position: -E[Y log sigma(z_X) + (1-Y) log(1 - sigma(z_X))] with (X, Y) ~ (pi, P)."""
+    return chain.expect(lambda x, y: -(y * sp.log(sigma(logit_of_x(x))) + (1 - y) * sp.log(1 - sigma(logit_of_x(x)))))
+
+
+def logistic_loss(chain: MarkovChain, logit_of_x) -> sp.Expr:
+    """Lemma 2's form: E[l_log((2Y-1) z_X)]."""
+    return chain.expect(lambda x, y: ell_log((2 * y - 1) * logit_of_x(x)))
+
+
+def F(chain: MarkovChain | None = None) -> sp.Expr:
+    r"""$F(A, c) = E[\ell_{\log}((2Y-1)(AX + c))]$: the loss as a function of slope and offset."""
+    chain = chain or MarkovChain()
+    return logistic_loss(chain, lambda x: A * x + c)
+
+
+def loss_with_bias(chain: MarkovChain | None = None) -> sp.Expr:
+    r"""Lemma 2: $L(e, w, b) = E[\ell_{\log}((2Y-1)\,z_X)]$ with the derived canonical logit."""
+    chain = chain or MarkovChain()
+    return logistic_loss(chain, canonical.logit)
+
+
+@lru_cache(maxsize=None)
+def derive_optimal_bias(chain: MarkovChain = MarkovChain()) -> Result:
+    r"""Lemma 5: solve $\partial L/\partial b = 0$ for $u = e^{b - e^2/2}$.
+
+    dL/db = dF/dc; with u = e^c and K = e^A it is a rational function of u whose numerator is
+    a quadratic. Its roots have product -p/(qK) < 0, so exactly one is positive: that one is b*.
+    F is strictly convex in c (d^2F/dc^2 = E[sigma'(z_X)] > 0), so the root is the minimiser.
+    """
+    dF_dc = sp.diff(F(chain), c)
+    in_u = sp.together(sp.expand(dF_dc.subs(c, sp.log(u)).subs(A, sp.log(K)), power_exp=True))
+    numer, denom = sp.fraction(sp.cancel(in_u))
+    poly = sp.Poly(numer, u)
+    if poly.degree() != 2:
+        raise AssertionError(f"dL/db numerator is not quadratic in u: {poly}")
+    lead = poly.LC()
+    quadratic = sp.expand(sp.cancel(numer / lead * (chain.q * K)))   # normalise the u^2 coefficient to qK
+    a2, a1, a0 = sp.Poly(quadratic, u).all_coeffs()
+    D = sp.expand(a1**2 - 4 * a2 * a0)
+    u_plus, u_minus = (-a1 + sp.sqrt(D)) / (2 * a2), (-a1 - sp.sqrt(D)) / (2 * a2)
+    for r in (u_plus, u_minus):
+        if sp.expand(quadratic.subs(u, r)) != 0:
+            raise AssertionError("quadratic formula root does not solve the quadratic")
+    # Root choice: a2 = qK > 0 and a0 = -p < 0, so D - a1^2 = -4 a2 a0 > 0, sqrt(D) > |a1|, and the
+    # + root is the unique positive one (the product of the roots a0/a2 is negative).
+    if not (a2.is_positive and (-a0).is_positive and sp.expand(D - a1**2).is_positive):
+        raise AssertionError("root-choice argument does not apply")
+    product = sp.cancel(a0 / a2)
+    u_star = u_plus
+    c_star = sp.log(u_star).subs(K, sp.exp(A))
+    return Result(
+        ref="Lemma 5",
+        title="Optimal bias",
+        assumptions=("any e, w in R", "(p, q) in (0,1)^2"),
+        expressions={
+            "dL_db": dF_dc,
+            "quadratic": quadratic,
+            "root_product": product,
+            "u_star": u_star,
+            "u_minus": u_minus,
+            "discriminant": D,
+            "c_star": c_star,
+            "b_star": c_star.subs(A, canonical.slope_A()) + e**2 / 2,
+            "u_star_stable": _stable_root(u_star, chain),
+            "d2L_db2": sp.diff(F(chain), c, 2),
+        },
+        derivation="dL/db = 0 rewritten in u = exp(b - e^2/2), K = exp(A): numerator quadratic "
+                   "qK u^2 + (q-p) u - p; the roots' product -p/(qK) is negative, the + root is the positive one.",
+    )
+
+
+def _stable_root(u_star: sp.Expr, chain: MarkovChain) -> sp.Expr:
+    r"""The conjugate form $u^\star = 2p / (q - p + \sqrt{D})$: free of cancellation when p < q.
+
+    Obtained by multiplying numerator and denominator by the conjugate; its equality with the
+    derived root is a registered check (the numeric path uses whichever form does not cancel).
+    """
+    num, den = sp.fraction(sp.together(u_star))
+    rest = sp.expand(num)
+    root_part = [t for t in sp.Add.make_args(rest) if any(isinstance(f, sp.Pow) and f.exp == sp.S.Half for f in sp.Mul.make_args(t))][0]
+    linear = rest - root_part
+    conj = root_part - linear
+    return sp.cancel(sp.expand(num * conj) / sp.expand(den * conj))
+
+
+def b_star(chain: MarkovChain = MarkovChain()) -> sp.Expr:
+    """b*(e, w) of Lemma 5 as derived (closed form in e, w, p, q)."""
+    return derive_optimal_bias(chain)["b_star"]
+
+
+def reduced_loss(chain: MarkovChain = MarkovChain()) -> sp.Expr:
+    """Eq. 5 / Lemma 6: L(e, w) = L(e, w, b*(e, w))."""
+    return loss_with_bias(chain).subs(b, b_star(chain))
+
+
+def G(chain: MarkovChain = MarkovChain()) -> sp.Expr:
+    r"""$G(A) = \min_c F(A, c) = F(A, c^\star(A))$: the reduced loss as a function of A alone."""
+    return F(chain).subs(c, derive_optimal_bias(chain)["c_star"])
