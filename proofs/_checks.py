@@ -13,6 +13,7 @@ import mpmath as mp
 import sympy as sp
 
 from local2global.symbolic import _symbols as S
+from local2global.numeric._lambdify import compile_mp
 from local2global.symbolic._simplify import simplify_unit
 
 from ._registry import Context, Outcome
@@ -25,6 +26,8 @@ def _is_zero_exact(expr: sp.Expr) -> bool:
     """Cheap, targeted attempts to show expr == 0 (no open-ended `simplify`)."""
     if expr == 0:
         return True
+    if sp.count_ops(expr) > 250:      # large transcendental expressions: leave them to sampling
+        return False
     for step in (lambda x: sp.expand(x, power_exp=True),
                  lambda x: sp.cancel(sp.together(sp.expand(x, power_exp=True))),
                  lambda x: simplify_unit(sp.expand_log(x, force=True)),
@@ -73,12 +76,18 @@ def sample_points(key: str, free: list[sp.Symbol], n: int, restrict=None) -> lis
     return pts
 
 
-def evaluate(expr: sp.Expr, point: dict, dps: int) -> mp.mpf | mp.mpc:
+def _mp_value(v) -> mp.mpf:
+    v = sp.sympify(v)
+    if isinstance(v, sp.Rational):
+        return mp.mpf(int(v.p)) / int(v.q)
+    return mp.mpf(sp.N(v, mp.mp.dps + 5))
+
+
+def evaluate(expr: sp.Expr, point: dict, dps: int, _compiled=None) -> mp.mpf | mp.mpc:
     """Evaluate a SymPy expression at an exact point with mpmath at `dps` digits."""
     with mp.workdps(dps):
-        f = sp.lambdify(list(point), expr, modules="mpmath")
-        return f(*[mp.mpf(sp.Integer(v.p)) / mp.mpf(sp.Integer(v.q)) if isinstance(v, sp.Rational) else mp.mpf(str(v))
-                   for v in point.values()])
+        f = _compiled or compile_mp(expr, tuple(point))
+        return f(*[_mp_value(v) for v in point.values()])
 
 
 def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp.Expr | None = None) -> Outcome:
@@ -92,33 +101,41 @@ def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp
     worst = mp.mpf(0)
     tol = mp.mpf(10) ** (-(ctx.dps - 10))
     pts = sample_points(key, free, ctx.points, restrict)
+    f = compile_mp(expr, tuple(free))
+    fs = compile_mp(scale, tuple(free)) if scale is not None else None
     for pt in pts:
         with mp.workdps(ctx.dps + 10):
-            r = abs(evaluate(expr, pt, ctx.dps + 10))
-            if scale is not None:
-                r = r / (1 + abs(evaluate(scale, pt, ctx.dps + 10)))
+            r = abs(evaluate(expr, pt, ctx.dps + 10, f))
+            if fs is not None:
+                r = r / (1 + abs(evaluate(scale, pt, ctx.dps + 10, fs)))
             worst = max(worst, r)
     ok = worst < tol
     return Outcome(bool(ok), f"sampled: {len(pts)} random rational points at {ctx.dps} digits",
                    f"max |residual| = {mp.nstr(worst, 3)} (tolerance 1e-{ctx.dps - 10})")
 
 
-def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, restrict=None) -> Outcome:
-    """lhs == rhs: exact on every sign branch if SymPy can decide, else sampled on every branch."""
+def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, restrict=None,
+             exact: bool = True) -> Outcome:
+    """lhs == rhs: exact on every sign branch if SymPy can decide, else sampled on every branch.
+
+    `exact=False` goes straight to sampling, for expressions where SymPy's attempts are known to
+    take minutes (the status then says "sampled", never "symbolic").
+    """
     branches = branches or {"all": {}}
     diffs = {lab: sp.sympify(lhs - rhs).subs(sub) for lab, sub in branches.items()}
-    if all(_is_zero_exact(d) for d in diffs.values()):
+    if exact and all(_is_zero_exact(d) for d in diffs.values()):
         return Outcome(True, "symbolic", f"difference simplifies to 0 on {len(diffs)} branch(es): {', '.join(diffs)}")
     outs = [sampled_zero(d, ctx, f"{key}/{lab}", restrict) for lab, d in diffs.items()]
     ok = all(o.ok for o in outs)
     return Outcome(ok, outs[0].method + f" on {len(outs)} branch(es)", "; ".join(f"{lab}: {o.evidence}" for lab, o in zip(diffs, outs)))
 
 
-def matrix_identity(lhs: sp.Matrix, rhs: sp.Matrix, ctx: Context, key: str, branches=None, restrict=None) -> Outcome:
+def matrix_identity(lhs: sp.Matrix, rhs: sp.Matrix, ctx: Context, key: str, branches=None, restrict=None,
+                    exact: bool = True) -> Outcome:
     """Entrywise `identity` for matrices of equal shape."""
     if lhs.shape != rhs.shape:
         return Outcome(False, "shape", f"shapes differ: {lhs.shape} vs {rhs.shape}")
-    outs = [identity(lhs[i], rhs[i], ctx, f"{key}[{i}]", branches, restrict) for i in range(len(lhs))]
+    outs = [identity(lhs[i], rhs[i], ctx, f"{key}[{i}]", branches, restrict, exact) for i in range(len(lhs))]
     ok = all(o.ok for o in outs)
     methods = sorted({o.method.split(" on ")[0].split(":")[0] for o in outs})
     bad = [i for i, o in enumerate(outs) if not o.ok]

@@ -56,3 +56,28 @@ def bounded(value: Fraction, name: str, limit: float = 1e6) -> Fraction:
     if abs(value) > limit:
         raise UsageError(f"{name} must have magnitude at most {limit:g}, got {float(value):g}")
     return value
+
+
+def write_atomic(path, text: str | bytes) -> None:
+    """Write a file via a temporary sibling and rename, so an interrupted run leaves nothing half-written."""
+    import os
+    import tempfile
+
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and os.path.isdir(path):
+        raise UsageError(f"{path} is a directory, expected a file path")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise UsageError(f"cannot create folder for {path}: a file is in the way") from None
+    mode = "wb" if isinstance(text, bytes) else "w"
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, mode) as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,24 @@
+"""Plain-text rendering of claim records (the `l2g check` table and summary line)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from ._registry import STATUSES, Record
+
+
+def format_table(records: list[Record], width: int = 70) -> str:
+    """Fixed-width table: id, reference, method, status, evidence (truncated to `width`)."""
+    rows = [("id", "reference", "method", "status", "evidence")]
+    for r in records:
+        ev = r.evidence.replace("\n", " ")
+        rows.append((r.id, r.ref, r.method[:34], r.status, ev if len(ev) <= width else ev[: width - 3] + "..."))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(row[i].ljust(widths[i]) for i in range(4)) + "  " + row[4] for row in rows]
+    lines.insert(1, "-" * min(200, sum(widths) + 8 + width))
+    return "\n".join(lines)
+
+
+def summary_line(records: list[Record]) -> str:
+    """'N claims: a verified, b certified, ...' in the fixed order of STATUSES."""
+    counts = Counter(r.status for r in records)
+    return f"{len(records)} claims: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in STATUSES)

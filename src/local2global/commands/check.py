@@ -1,0 +1,45 @@
+"""`l2g check`: run the registered proof checks and print the claim table."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from ._common import UsageError, precision
+
+NAME = "check"
+HELP = "run the proof checks of the paper's claims (status per claim, with negative controls)"
+
+
+def add_arguments(p):
+    p.add_argument("--only", nargs="+", metavar="ID", help="claim ids, id prefixes (lemma5) or paper refs ('Lemma 5')")
+    p.add_argument("--dps", default="50", help="working precision in digits for sampled checks (default 50, min 30)")
+    p.add_argument("--json", metavar="FILE", help="also write the records as JSON to FILE")
+    p.add_argument("--list", action="store_true", help="list the registered claims without running them")
+
+
+def run(args) -> int:
+    from local2global.proofs import Context, run_claim, select
+    from local2global.proofs.table import format_table, summary_line
+    from ._common import write_atomic
+
+    dps = precision(args.dps, lo=30, hi=200)
+    try:
+        claims = select(args.only)
+    except KeyError as ex:
+        raise UsageError(str(ex.args[0])) from None
+    if args.list:
+        for c in claims:
+            print(f"{c.id:28s} {c.ref:28s} {c.title}")
+        return 0
+    records = []
+    from tqdm import tqdm
+    bar = tqdm(claims, desc="checking claims", unit="claim", file=sys.stderr, disable=not sys.stderr.isatty())
+    for c in bar:
+        bar.set_postfix_str(c.id)
+        records.append(run_claim(c, Context(dps=dps)))
+    print(format_table(records))
+    print(summary_line(records))
+    if args.json:
+        write_atomic(args.json, json.dumps([r.as_dict() for r in records], indent=2, sort_keys=True) + "\n")
+    return 1 if any(r.status == "failed" for r in records) else 0

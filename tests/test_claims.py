@@ -1,0 +1,53 @@
+"""Every registered claim is verified, certified, an erratum or honestly open, and its negative control is rejected."""
+import pytest
+
+from local2global.proofs import REGISTRY, select
+
+select()   # load the claim modules so the ids can parametrize the tests
+ISSUE2 = ["sec2.", "eq3.", "lemma2.", "lemma3.", "lemma4.", "lemma5.", "lemma6.", "lemma7.", "lemma8.", "structure.",
+          "remark4.", "thm1.", "thm6.", "thm7."]
+
+
+@pytest.mark.parametrize("cid", sorted(REGISTRY))
+def test_claim_is_established_and_its_negative_control_is_rejected(claim_records, cid):
+    r = claim_records[cid]
+    assert r.status in ("verified", "certified", "erratum", "open"), f"{cid}: {r.status}: {r.evidence}"
+    if r.status != "open":
+        assert r.control.startswith("rejected"), f"{cid}: negative control not rejected: {r.control}"
+    else:
+        assert r.evidence, "an open claim must say why it is not machine-checkable"
+
+
+def test_every_landscape_result_of_the_paper_has_a_claim():
+    refs = {c.ref for c in select()}
+    for needed in ["Eq. 3", "Lemma 2", "Lemma 3", "Lemma 4", "Lemma 5", "Lemma 6", "Lemma 7", "Lemma 8",
+                   "Thm 1", "Thm 6", "Thm 7", "Remark 4"]:
+        assert needed in refs, needed
+
+
+def test_a_check_that_crashes_is_failed_not_passed():
+    from local2global.proofs import Claim, Context, run_claim
+
+    def boom(form, ctx):
+        raise ZeroDivisionError("x")
+
+    c = Claim(id="t.crash", ref="T", title="t", statement="", check=boom, printed=lambda: 1, mutant=lambda: 2)
+    assert run_claim(c, Context()).status == "failed"
+
+
+def test_a_check_that_accepts_its_mutant_is_failed():
+    from local2global.proofs import Claim, Context, Outcome, run_claim
+
+    c = Claim(id="t.vacuous", ref="T", title="t", statement="", check=lambda f, ctx: Outcome(True, "m", "always"),
+              printed=lambda: 1, mutant=lambda: 2)
+    assert run_claim(c, Context()).status == "failed"
+
+
+def test_check_command_lists_and_selects_claims(capsys):
+    from local2global.cli import main
+
+    assert main(["check", "--list", "--only", "lemma5"]) == 0
+    out = capsys.readouterr().out
+    assert "lemma5.quadratic" in out and "lemma3.gradient" not in out
+    assert main(["check", "--only", "no.such.claim"]) == 2
+    assert "unknown claim" in capsys.readouterr().err
