@@ -145,12 +145,19 @@ def matrix_identity(lhs: sp.Matrix, rhs: sp.Matrix, ctx: Context, key: str, bran
 
 
 def same_sign(derived: sp.Expr, printed: sp.Expr, ctx: Context, key: str, free, n: int = 400) -> Outcome:
-    """Two inequality conditions select the same points: compared at n random rational points
-    (including points on the boundary families when exact equality holds there)."""
-    pts = sample_points(key, free, n)
+    """Two inequality conditions select the same points, compared at n random rational points.
+
+    The conditions are compiled to Python and evaluated on `fractions.Fraction` inputs, so every
+    comparison is exact (no rounding); measure-zero boundaries need their own exact test."""
+    from fractions import Fraction
+
+    free = list(free)
+    fd = sp.lambdify(free, sp.sympify(derived), modules=[{"Abs": abs}, "math"])
+    fp = sp.lambdify(free, sp.sympify(printed), modules=[{"Abs": abs}, "math"])
     bad = 0
-    for pt in pts:
-        if bool(derived.subs(pt)) != bool(printed.subs(pt)):
+    for pt in sample_points(key, free, n):
+        args = [Fraction(int(v.p), int(v.q)) for v in pt.values()]
+        if bool(fd(*args)) != bool(fp(*args)):
             bad += 1
     return Outcome(bad == 0, f"sampled: {n} random rational points (exact rational arithmetic)",
                    f"{bad} disagreements")

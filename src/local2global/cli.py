@@ -46,6 +46,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("l2g: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `l2g check | head`): not an error of ours, and no traceback
+        import os
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

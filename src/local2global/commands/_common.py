@@ -54,7 +54,8 @@ def precision(text, name="--dps", lo: int = 15, hi: int = 1000) -> int:
 def bounded(value: Fraction, name: str, limit: float = 1e6) -> Fraction:
     """Refuse magnitudes the evaluation cannot meaningfully handle."""
     if abs(value) > limit:
-        raise UsageError(f"{name} must have magnitude at most {limit:g}, got {float(value):g}")
+        shown = str(value) if len(str(value)) <= 30 else str(value)[:27] + "..."
+        raise UsageError(f"{name} must have magnitude at most {limit:g}, got {shown}")
     return value
 
 

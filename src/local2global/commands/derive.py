@@ -1,0 +1,91 @@
+"""`l2g derive`: write the derivations document (derivations.tex and one fragment per result).
+
+The document is built in memory first (`proofs.derivations.build_document`), then every file is
+written to a temporary name in the target directory and renamed, so a failed run leaves either
+the previous files or the new ones, never half a file. A `--pdf` flag (compile with pdflatex)
+plugs in after `write_outputs`: add the argument in `add_arguments` and call the compiler on the
+returned path of derivations.tex.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from ._common import UsageError
+
+NAME = "derive"
+HELP = "write the LaTeX derivations (derivations.tex, fragments/<id>.tex) to --out (default ./build)"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--out", default="build", metavar="DIR", help="output directory (default: ./build)")
+    parser.add_argument("--records", default=None, metavar="FILE",
+                        help="JSON of `l2g check --json` to show claim statuses "
+                             "(default: DIR/checks.json if it exists)")
+
+
+def output_dir(text: str) -> Path:
+    """Validate the output directory before any work: refused if it (or an ancestor) is a file."""
+    out = Path(text)
+    for part in (out, *out.parents):
+        if part.exists():
+            if not part.is_dir():
+                raise UsageError(f"--out {text!r}: {str(part)!r} exists and is not a directory")
+            if not os.access(part, os.W_OK | os.X_OK):
+                raise UsageError(f"--out {text!r}: {str(part)!r} is not writable")
+            break
+    frag = out / "fragments"
+    if frag.exists() and not frag.is_dir():
+        raise UsageError(f"{str(frag)!r} exists and is not a directory")
+    return out
+
+
+def make_output_dir(out: Path) -> None:
+    try:
+        (out / "fragments").mkdir(parents=True, exist_ok=True)
+    except OSError as ex:
+        raise UsageError(f"cannot create output directory {str(out)!r}: {ex.strerror or ex}") from None
+
+
+def write_atomic(path: Path, content: str) -> None:
+    """Write text to `path` via a temporary file in the same directory and an atomic rename."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(content)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_outputs(out: Path, doc) -> Path:
+    """Write the fragments, then the full document; returns the path of derivations.tex."""
+    try:
+        for ident, frag in doc.fragments.items():
+            write_atomic(out / "fragments" / f"{ident}.tex", frag)
+        main = out / "derivations.tex"
+        write_atomic(main, doc.tex)
+    except OSError as ex:
+        raise UsageError(f"cannot write to {str(out)!r}: {ex.strerror or ex}") from None
+    return main
+
+
+def run(args) -> int:
+    from local2global.proofs import derivations
+
+    out = output_dir(args.out)
+    records_path = Path(args.records) if args.records else out / derivations.RECORDS_NAME
+    if args.records and not records_path.is_file():
+        raise UsageError(f"--records {args.records!r} is not a file")
+    try:
+        records = derivations.load_records(records_path)
+    except ValueError as ex:
+        raise UsageError(str(ex)) from None
+    doc = derivations.build_document(records)          # everything in memory before any file is touched
+    make_output_dir(out)
+    main = write_outputs(out, doc)
+    print(f"wrote {main} ({len(doc.fragments)} sections) and {len(doc.fragments)} fragments in {out / 'fragments'}")
+    return 0
