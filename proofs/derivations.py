@@ -570,3 +570,17 @@ def _critical_r2() -> Block:
                    "grad A = 0 (e = 0); the e-axis is split by the sign of G'(0)(1 + 2w|w|).",
         extra=_critical_extra(sets),
     )
+
+
+def write_document(out_dir, doc: "Document"):
+    """Write doc's fragments (out_dir/fragments/<id>.tex), then derivations.tex; return the .tex path.
+
+    Each file is written atomically; the document was built in memory before any file is touched.
+    """
+    from local2global.numeric._io import atomic_write
+
+    out_dir = Path(out_dir)
+    (out_dir / "fragments").mkdir(parents=True, exist_ok=True)
+    for ident, frag in doc.fragments.items():
+        atomic_write(out_dir / "fragments" / f"{ident}.tex", frag)
+    return atomic_write(out_dir / "derivations.tex", doc.tex)

@@ -62,7 +62,6 @@ def bounded(value: Fraction, name: str, limit: float = 1e6) -> Fraction:
 def write_atomic(path, text: str | bytes) -> None:
     """Write a file via a temporary sibling and rename, so an interrupted run leaves nothing half-written."""
     import os
-    import tempfile
 
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
@@ -72,13 +71,5 @@ def write_atomic(path, text: str | bytes) -> None:
         os.makedirs(folder, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise UsageError(f"cannot create folder for {path}: a file is in the way") from None
-    mode = "wb" if isinstance(text, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, mode) as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from local2global.numeric._io import atomic_write
+    atomic_write(path, text)

@@ -16,6 +16,8 @@ def add_arguments(p):
     p.add_argument("--dps", default="50", help="working precision in digits for sampled checks (default 50, min 30)")
     p.add_argument("--json", metavar="FILE", help="also write the records as JSON to FILE")
     p.add_argument("--list", action="store_true", help="list the registered claims without running them")
+    p.add_argument("--out", default="build", metavar="DIR",
+                   help="folder for report.md, report.json and the dependency graph (default ./build)")
 
 
 def run(args) -> int:
@@ -24,6 +26,8 @@ def run(args) -> int:
     from ._common import write_atomic
 
     dps = precision(args.dps, lo=30, hi=200)
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise UsageError(f"--out {args.out!r} exists and is not a directory")
     try:
         claims = select(args.only)
     except KeyError as ex:
@@ -42,4 +46,7 @@ def run(args) -> int:
     print(summary_line(records))
     if args.json:
         write_atomic(args.json, json.dumps([r.as_dict() for r in records], indent=2, sort_keys=True) + "\n")
+    from local2global.proofs.report import write_report
+    for path in write_report(records, args.out):
+        print(f"wrote {path}", file=sys.stderr)
     return 1 if any(r.status == "failed" for r in records) else 0

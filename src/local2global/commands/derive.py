@@ -9,7 +9,6 @@ returned path of derivations.tex.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from ._common import UsageError
@@ -48,29 +47,13 @@ def make_output_dir(out: Path) -> None:
         raise UsageError(f"cannot create output directory {str(out)!r}: {ex.strerror or ex}") from None
 
 
-def write_atomic(path: Path, content: str) -> None:
-    """Write text to `path` via a temporary file in the same directory and an atomic rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(content)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write_outputs(out: Path, doc) -> Path:
     """Write the fragments, then the full document; returns the path of derivations.tex."""
+    from local2global.proofs.derivations import write_document
     try:
-        for ident, frag in doc.fragments.items():
-            write_atomic(out / "fragments" / f"{ident}.tex", frag)
-        main = out / "derivations.tex"
-        write_atomic(main, doc.tex)
+        return write_document(out, doc)
     except OSError as ex:
         raise UsageError(f"cannot write to {str(out)!r}: {ex.strerror or ex}") from None
-    return main
 
 
 def run(args) -> int:

@@ -1,0 +1,191 @@
+r"""The full single-layer transformer of Sec. 2 / App. A (formula sheet §2) in torch float64.
+
+An independent witness for the symbolic reduction: this module imports nothing from
+`local2global.symbolic`, so agreement with the derived formulas is evidence, not an echo.
+
+For input bits x_1..x_N and dimension d, at each position n (weight tying a = e, W_O = I as in
+the authors' code):
+
+    x_n = x_n e + p_n
+    y_n = x_n + sum_{i<=n} att_{n,i} W_V x_i
+          softmax: att_{n,i} = softmax_i(<W_Q x_n, W_K x_i> / sqrt d)
+          linear (§7): att_{n,i} = (1/n) <W_Q x_n, W_K x_i> / sqrt d
+    z_n = y_n + W_2 ReLU(W_1 y_n),     W_1 in R^{4d x d}, W_2 in R^{d x 4d}
+    logit_n = <e, z_n> + b,            f_theta(x_1^n) = sigma(logit_n)
+
+The population loss L(theta) = -(1/N) sum_n E[x_{n+1} log f + (1 - x_{n+1}) log(1 - f)] is computed
+exactly: all 2^N input sequences are enumerated with their Markov probabilities (stationary start),
+and the target x_{n+1} is integrated out with its exact conditional law P(x_{n+1} = 1 | x_1^n) =
+P(x_{n+1} = 1 | x_n) (Markov property). Nothing is sampled; the model has no side effects.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
+
+import torch
+
+DTYPE = torch.float64
+ATTENTIONS = ("softmax", "linear")
+
+
+@dataclass(frozen=True)
+class FullParameters:
+    r"""theta = (e, {p_n}, W_Q, W_K, W_V, W_1, W_2, b) of the full model (App. A, Table 1).
+
+    token: (d,) token embedding e, also the head a (weight tying); positional: (N, d) rows p_n;
+    W_Q, W_K, W_V: (d, d); W_1: (4d, d); W_2: (d, 4d); b: () scalar bias.
+    """
+
+    token: torch.Tensor
+    positional: torch.Tensor
+    W_Q: torch.Tensor
+    W_K: torch.Tensor
+    W_V: torch.Tensor
+    W_1: torch.Tensor
+    W_2: torch.Tensor
+    b: torch.Tensor
+
+    @property
+    def d(self) -> int:
+        return self.token.shape[0]
+
+    @property
+    def N(self) -> int:
+        return self.positional.shape[0]
+
+    def tensors(self) -> tuple[torch.Tensor, ...]:
+        """The parameter tensors in field order."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self))
+
+    def flatten(self) -> torch.Tensor:
+        """All parameters as one vector (field order, row-major)."""
+        return torch.cat([t.reshape(-1) for t in self.tensors()])
+
+    def unflatten(self, vec: torch.Tensor) -> "FullParameters":
+        """Parameters with the shapes of self, read from a flat vector (inverse of `flatten`)."""
+        out, k = {}, 0
+        for name, t in zip(self.names(), self.tensors()):
+            out[name] = vec[k:k + t.numel()].reshape(t.shape)
+            k += t.numel()
+        if k != vec.numel():
+            raise ValueError(f"vector has {vec.numel()} entries, parameters need {k}")
+        return FullParameters(**out)
+
+    def detach(self, requires_grad: bool = False) -> "FullParameters":
+        """A copy cut from the autograd graph (optionally a fresh leaf set requiring grad)."""
+        return FullParameters(**{n: t.detach().clone().requires_grad_(requires_grad)
+                                 for n, t in zip(self.names(), self.tensors())})
+
+    def with_(self, **kw) -> "FullParameters":
+        return replace(self, **kw)
+
+
+def zeros(d: int, N: int) -> FullParameters:
+    """All-zero parameters of dimension d for sequences of length up to N."""
+    z = lambda *s: torch.zeros(*s, dtype=DTYPE)     # noqa: E731
+    return FullParameters(z(d), z(N, d), z(d, d), z(d, d), z(d, d), z(4 * d, d), z(d, 4 * d), z(()))
+
+
+def gaussian(d: int, N: int, sigma: float, generator: torch.Generator) -> FullParameters:
+    """Standard initialization N(0, sigma^2) for every parameter, bias included (Sec. 5.2)."""
+    shapes = [t.shape for t in zeros(d, N).tensors()]
+    return FullParameters(*[sigma * torch.randn(s, dtype=DTYPE, generator=generator) for s in shapes])
+
+
+def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax") -> torch.Tensor:
+    r"""logit_n = <e, z_n> + b for every position n of every sequence: x (B, n) bits -> (B, n)."""
+    if attention not in ATTENTIONS:
+        raise ValueError(f"attention must be one of {ATTENTIONS}, got {attention!r}")
+    B, n = x.shape
+    if n > theta.N:
+        raise ValueError(f"sequence length {n} exceeds the {theta.N} positional embeddings")
+    d = theta.d
+    X = x.to(DTYPE)[..., None] * theta.token + theta.positional[:n]          # (B, n, d)
+    scores = (X @ theta.W_Q.T) @ (X @ theta.W_K.T).transpose(1, 2) / math.sqrt(d)   # <q_n, k_i>/sqrt d
+    causal = torch.ones(n, n, dtype=torch.bool).tril()
+    if attention == "softmax":
+        att = torch.softmax(scores.masked_fill(~causal, float("-inf")), dim=-1)
+    else:
+        counts = torch.arange(1, n + 1, dtype=DTYPE)[:, None]               # (1/n) normalisation, §7
+        att = scores.masked_fill(~causal, 0.0) / counts
+    Y = X + att @ (X @ theta.W_V.T)                                          # W_O = I
+    Z = Y + torch.relu(Y @ theta.W_1.T) @ theta.W_2.T
+    return Z @ theta.token + theta.b                                         # tied head a = e
+
+
+@lru_cache(maxsize=8)
+def _all_sequences(N: int) -> torch.Tensor:
+    idx = torch.arange(2**N)
+    return ((idx[:, None] >> torch.arange(N - 1, -1, -1)) & 1).to(DTYPE)
+
+
+def all_sequences(N: int) -> torch.Tensor:
+    """All 2^N binary sequences of length N, (2^N, N), in lexicographic order."""
+    if not 1 <= N <= 20:
+        raise ValueError(f"exact enumeration needs 1 <= N <= 20, got {N}")
+    return _all_sequences(N).clone()
+
+
+def sequence_probabilities(p: float, q: float, x: torch.Tensor) -> torch.Tensor:
+    r"""P(x_1^N) = pi_{x_1} prod_k P(x_{k+1} | x_k) for the chain (pi, P) started stationary."""
+    _check_pq(p, q)
+    pi1 = p / (p + q)
+    first = torch.where(x[:, 0] > 0, torch.tensor(pi1, dtype=DTYPE), torch.tensor(1 - pi1, dtype=DTYPE))
+    prev, nxt = x[:, :-1], x[:, 1:]
+    p_one = next_one_probability(p, q, prev)
+    trans = torch.where(nxt > 0, p_one, 1 - p_one)
+    return first * trans.prod(dim=1)
+
+
+def next_one_probability(p: float, q: float, x: torch.Tensor) -> torch.Tensor:
+    """P(x_{n+1} = 1 | x_n): p after a 0, 1 - q after a 1 (the kernel's second column)."""
+    return torch.where(x > 0, torch.tensor(1 - q, dtype=DTYPE), torch.tensor(p, dtype=DTYPE))
+
+
+def population_loss(theta: FullParameters, p: float, q: float, N: int | None = None,
+                    attention: str = "softmax") -> torch.Tensor:
+    r"""Exact population cross-entropy L(theta) over sequences of length N (default theta.N).
+
+    L = (1/N) sum_n sum_{x_1^N} P(x_1^N) [P1 softplus(-z_n) + (1 - P1) softplus(z_n)],
+    P1 = P(x_{n+1} = 1 | x_n): the exact expectation over the target (Markov property).
+    """
+    N = theta.N if N is None else N
+    x = all_sequences(N)
+    weights = sequence_probabilities(p, q, x)
+    z = logits(theta, x, attention)
+    P1 = next_one_probability(p, q, x)
+    per_position = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
+    return (weights[:, None] * per_position).sum() / N
+
+
+def sample_sequences(p: float, q: float, length: int, batch: int, generator: torch.Generator) -> torch.Tensor:
+    """`batch` sequences x_1..x_length of the stationary chain, (batch, length) float64 bits."""
+    _check_pq(p, q)
+    u = torch.rand(batch, length, dtype=DTYPE, generator=generator)
+    out = torch.empty(batch, length, dtype=DTYPE)
+    out[:, 0] = (u[:, 0] < p / (p + q)).to(DTYPE)
+    for k in range(1, length):
+        out[:, k] = (u[:, k] < next_one_probability(p, q, out[:, k - 1])).to(DTYPE)
+    return out
+
+
+def empirical_loss(theta: FullParameters, seqs: torch.Tensor, attention: str = "softmax") -> torch.Tensor:
+    """Mean next-token cross-entropy on sampled sequences (batch, N+1): inputs x_1..x_N, targets x_2..x_{N+1}."""
+    z = logits(theta, seqs[:, :-1], attention)
+    return torch.nn.functional.binary_cross_entropy_with_logits(z, seqs[:, 1:])
+
+
+def singular_value_ratios(M: torch.Tensor) -> torch.Tensor:
+    """s_2/s_1, s_3/s_1, ... of a matrix: all near 0 means numerically rank one."""
+    s = torch.linalg.svdvals(M.detach())
+    return s[1:] / s[0] if s[0] > 0 else torch.full_like(s[1:], float("nan"))
+
+
+def _check_pq(p: float, q: float) -> None:
+    if not (0 < p < 1 and 0 < q < 1):
+        raise ValueError(f"p and q must lie in (0, 1), got p={p}, q={q}")

@@ -1,0 +1,83 @@
+"""`l2g fullmodel`: the full transformer (torch, float64) next to the symbolic model at a canonical point.
+
+Parsing and validation only; the values come from `local2global.numeric.experiments.side_by_side`
+(population loss by exact enumeration of all 2^N sequences, autograd through the canonical map).
+"""
+from __future__ import annotations
+
+import json
+
+from ._common import UsageError, bounded, exact_number, probability
+
+NAME = "fullmodel"
+HELP = ("full single-layer transformer vs the symbolic model at a canonical point: losses, gradients over "
+        "(e, w[, a], b) and their differences")
+
+#: |e|, |w|, |a|, |b| beyond this overflow float64 logits (e^2 (1 + 2w|w|) enters an exponential)
+LIMIT = 20
+MAX_D, MAX_N = 64, 14
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--p", required=True, help="switching probability p = P(1|0), in (0, 1); exact (0.2 or 1/5)")
+    parser.add_argument("--q", required=True, help="switching probability q = P(0|1), in (0, 1)")
+    parser.add_argument("--e", required=True, help="embedding scalar e")
+    parser.add_argument("--w", required=True, help="feed-forward scalar w (w != 0: |w| is not differentiable at 0)")
+    parser.add_argument("--a", default=None, help="attention scalar a: use linear attention (formula sheet §7)")
+    parser.add_argument("--b", default=None, help="bias b (default: the optimal bias b*, Lemma 5 / 13)")
+    parser.add_argument("--d", default="2", help=f"embedding dimension d (1..{MAX_D}, default 2)")
+    parser.add_argument("--N", default="5", help=f"sequence length N (1..{MAX_N}, default 5; 2^N sequences)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _int(text: str, name: str, lo: int, hi: int) -> int:
+    try:
+        v = int(str(text).strip())
+    except ValueError:
+        raise UsageError(f"{name} must be an integer, got {text!r}") from None
+    if not lo <= v <= hi:
+        raise UsageError(f"{name} must be between {lo} and {hi}, got {v}")
+    return v
+
+
+def _inputs(args):
+    p, q = probability(args.p, "--p"), probability(args.q, "--q")
+    e = bounded(exact_number(args.e, "--e"), "--e", LIMIT)
+    w = bounded(exact_number(args.w, "--w"), "--w", LIMIT)
+    if w == 0:
+        raise UsageError("--w must be nonzero (the canonical map uses |w|, not differentiable at w = 0)")
+    a = None if args.a is None else bounded(exact_number(args.a, "--a"), "--a", LIMIT)
+    b = None if args.b is None else bounded(exact_number(args.b, "--b"), "--b", LIMIT)
+    d = _int(args.d, "--d", 1, MAX_D)
+    N = _int(args.N, "--N", 1, MAX_N)
+    return p, q, e, w, a, b, d, N
+
+
+def _table(res: dict) -> str:
+    sym, full = res["symbolic"], res["full"]
+    rows = [("", "symbolic", "full model", "difference"),
+            ("loss", sym["loss"], full["loss"], full["loss"] - sym["loss"])]
+    rows += [(f"dL/d{n}", sym["grad"][n], full["grad"][n], full["grad"][n] - sym["grad"][n]) for n in sym["grad"]]
+    fmt = lambda v: v if isinstance(v, str) else f"{v:.17g}"      # noqa: E731
+    cells = [[fmt(v) for v in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(4)]
+    lines = ["  ".join(c.ljust(wd) for c, wd in zip(r, widths)).rstrip() for r in cells]
+    if "normal_norm" in full:
+        lines.append(f"full gradient over all parameters: |grad| = {full['gradient_norm']:.6g}, part normal to the "
+                     f"canonical manifold: {full['normal_norm']:.6g}")
+    pt = res["point"]
+    lines.append(f"max |difference| = {res['max_abs_diff']:.3g}   (b = {pt['b']} = {pt['b_value']:.17g}, "
+                 f"d = {pt['d']}, N = {pt['N']}, {pt['attention']} attention)")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    p, q, e, w, a, b, d, N = _inputs(args)
+    from local2global.numeric.experiments import side_by_side
+
+    try:
+        res = side_by_side(p, q, e, w, b, a, d=d, N=N)
+    except (ValueError, TypeError, OverflowError) as ex:     # invariants refused by the numeric layer
+        raise UsageError(str(ex).splitlines()[0]) from None
+    print(json.dumps(res, indent=2) if args.json else _table(res))
+    return 0

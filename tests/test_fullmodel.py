@@ -1,0 +1,398 @@
+"""The full transformer (torch, float64) against the symbolic reduction: Eq. 3/41, Lemmas 2/3/7/13, Thms 4/5.
+
+The torch model and the canonical map import nothing from `symbolic` (checked below), so every
+agreement here is between two independent computations.
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+import pathlib
+import random
+from fractions import Fraction
+
+import mpmath as mp
+import pytest
+import sympy as sp
+import torch
+
+from local2global.numeric import canonical_map as cmap
+from local2global.numeric import experiments as X
+from local2global.numeric import fullmodel as fm
+from local2global.numeric.landscape import Landscape
+from local2global.symbolic import MarkovChain, canonical
+from local2global.symbolic import _symbols as S
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+P, Q = Fraction(1, 5), Fraction(3, 10)            # p + q < 1
+P2, Q2 = Fraction(1, 2), Fraction(4, 5)          # p + q > 1 (Fig. 4's chain)
+DIMS, LENGTHS, SIGNS = (2, 8), (1, 5, 12), (1, -1)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    """The machine is shared: torch's intra-op threads only contend (20x slower under load)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def _rng(*key) -> random.Random:
+    return random.Random("/".join(map(str, key)))
+
+
+def _rational(rng, lo, hi, sign) -> Fraction:
+    """A random rational of the given sign with |x| in [lo, hi] (denominators <= 97)."""
+    den = rng.randint(7, 97)
+    return sign * Fraction(rng.randint(int(lo * den) + 1, int(hi * den)), den)
+
+
+def _alphas(d, rng, k=3):
+    """All sign patterns for small d, else the all-ones pattern plus k random ones."""
+    if d <= 3:
+        return cmap.sign_patterns(d)
+    return [(1,) * d] + [tuple(rng.choice((1, -1)) for _ in range(d)) for _ in range(k)]
+
+
+def _points(key, se, sw, n=3):
+    rng = _rng(*key)
+    return [(_rational(rng, 0.2, 1.6, se), _rational(rng, 0.1, 1.4, sw), _rational(rng, -1.5, 1.5, 1))
+            for _ in range(n)]
+
+
+def _per_bit(x: torch.Tensor, z) -> torch.Tensor:
+    """The reference logit z(x_n) at every position of every sequence (Eq. 3/41 depend on x_n only)."""
+    return torch.where(x > 0, torch.tensor(float(z(1)), dtype=fm.DTYPE), torch.tensor(float(z(0)), dtype=fm.DTYPE))
+
+
+def _rel_err(full: torch.Tensor, ref: torch.Tensor) -> float:
+    """max |full - ref| / max(|ref|, 1): relative for |logit| >= 1, absolute below."""
+    return float(((full - ref).abs() / ref.abs().clamp(min=1.0)).max())
+
+
+# --------------------------------------------------------------------------------------------
+# Independence of the witness
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("module", ["fullmodel.py", "canonical_map.py"])
+def test_torch_witness_imports_nothing_from_symbolic(module):
+    tree = ast.parse((ROOT / "numeric" / module).read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(("." * node.level) + (node.module or ""))
+    allowed = {"__future__", "math", "itertools", "dataclasses", "functools", "torch", ".fullmodel"}
+    assert imported and imported <= allowed, imported - allowed
+
+
+# --------------------------------------------------------------------------------------------
+# Logits at canonical points: Eq. 3 (softmax model, W_V = 0) and Eq. 41 (linear attention)
+# --------------------------------------------------------------------------------------------
+
+_EQ3 = sp.lambdify((S.X, S.e, S.w, S.b), canonical.logit(S.X), modules="math")
+
+
+@pytest.mark.parametrize("d", DIMS)
+@pytest.mark.parametrize("N", LENGTHS)
+@pytest.mark.parametrize("se,sw", list(itertools.product(SIGNS, SIGNS)))
+def test_full_logits_equal_eq3_on_every_sequence(d, N, se, sw):
+    x = fm.all_sequences(N)
+    worst = 0.0
+    for signs in _alphas(d, _rng("alpha", d, N, se, sw)):
+        for e, w, b in _points(("eq3", d, N, se, sw), se, sw, n=1 if N == 12 else 2):
+            theta = cmap.canonical_parameters(float(e), float(w), float(b), d=d, N=N, signs=signs)
+            full = fm.logits(theta, x, "softmax")
+            ref = _per_bit(x, lambda bit: _EQ3(bit, float(e), float(w), float(b)))
+            worst = max(worst, _rel_err(full, ref))
+    assert worst <= 1e-12, worst
+
+
+def test_unflipped_alpha_for_negative_e_breaks_eq3():
+    """Negative control: for e < 0, keeping alpha in W_1, W_2 gives the slope of Eq. 3 but another offset."""
+    e, w, b, N = -1.2, 0.7, 0.3, 5
+    x = fm.all_sequences(N)
+    ref = _per_bit(x, lambda bit: _EQ3(bit, e, w, b))
+    bad = fm.logits(cmap.canonical_parameters(e, w, b, d=2, N=N, flip_alpha_with_e=False), x)
+    slope = bad[x > 0].mean() - bad[x == 0].mean()
+    assert _rel_err(bad, ref) > 0.1
+    assert abs(float(slope) - e**2 * (1 + 2 * w * abs(w))) < 1e-12    # same slope, wrong offset
+
+
+@pytest.fixture(scope="module")
+def eq41():
+    from local2global.symbolic import attention as satt
+    return sp.lambdify((S.X, S.e, S.w, S.a, S.b), satt.logit(S.X), modules="math")
+
+
+@pytest.mark.parametrize("d", DIMS)
+@pytest.mark.parametrize("N", LENGTHS)
+@pytest.mark.parametrize("se,sw", list(itertools.product(SIGNS, SIGNS)))
+def test_linear_attention_logits_equal_eq41_on_every_sequence(eq41, d, N, se, sw):
+    x = fm.all_sequences(N)
+    rng = _rng("eq41", d, N, se, sw)
+    worst, gains = 0.0, set()
+    for signs in _alphas(d, rng, k=1)[-(1 if N == 12 else 2):]:
+        for e, w, b in _points(("eq41", d, N, se, sw), se, sw, n=1 if N == 12 else 2):
+            for a in (_rational(rng, 0.05, 1.0, 1), _rational(rng, 0.05, 1.0, -1), -2 / e**2):
+                gains.add(1 + a * e**2 > 0)
+                theta = cmap.canonical_parameters(float(e), float(w), float(b), a=float(a), d=d, N=N, signs=signs)
+                full = fm.logits(theta, x, "linear")
+                ref = _per_bit(x, lambda bit: eq41(bit, float(e), float(w), float(a), float(b)))
+                worst = max(worst, _rel_err(full, ref))
+    assert gains == {True, False}          # both signs of the attention gain 1 + a e^2 were covered
+    assert worst <= 1e-12, worst
+
+
+# --------------------------------------------------------------------------------------------
+# Population loss and gradients (Lemma 2, 3; Lemma 13)
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("d", DIMS)
+@pytest.mark.parametrize("N", LENGTHS)
+@pytest.mark.parametrize("se,sw", list(itertools.product(SIGNS, SIGNS)))
+def test_population_loss_and_gradient_equal_lemma2_and_lemma3(d, N, se, sw):
+    land = Landscape(P, Q)
+    signs = _alphas(d, _rng("lg", d, N, se, sw), k=1)[-1]
+    worst_loss = worst_grad = 0.0
+    for e, w, b in _points(("lg", d, N, se, sw), se, sw, n=2):
+        sym = land.at(e, w, b, dps=30)
+        full = X.full_values(float(P), float(Q), e, w, b, d=d, N=N, signs=signs)
+        worst_loss = max(worst_loss, abs(full["loss"] - float(sym.loss_b)))
+        worst_grad = max(worst_grad, max(abs(full["grad"][n] - float(g)) / (1 + abs(float(g)))
+                                         for n, g in zip("ewb", sym.grad_b)))
+    assert worst_loss <= 1e-13, worst_loss
+    assert worst_grad <= 1e-12, worst_grad
+
+
+@pytest.mark.parametrize("N", (5, 12))
+@pytest.mark.parametrize("se,sw", list(itertools.product(SIGNS, SIGNS)))
+def test_gradient_at_optimal_bias_equals_lemma7(N, se, sw):
+    """Reduced loss: at b = b*, d/db vanishes and (e, w) match grad L(e, w) of Lemma 7."""
+    land = Landscape(P2, Q2)
+    for e, w, _ in _points(("l7", N, se, sw), se, sw, n=2):
+        sym = land.at(e, w, dps=30)
+        full = X.full_values(float(P2), float(Q2), e, w, float(sym.b_star), d=2, N=N)
+        assert abs(full["loss"] - float(sym.loss)) <= 1e-13
+        assert abs(full["grad"]["b"]) <= 1e-13
+        for n, g in zip("ew", sym.grad):
+            assert abs(full["grad"][n] - float(g)) <= 1e-12 * (1 + abs(float(g)))
+
+
+@pytest.mark.parametrize("d", DIMS)
+@pytest.mark.parametrize("se,sw", list(itertools.product(SIGNS, SIGNS)))
+def test_linear_attention_loss_and_gradient_equal_lemma13(d, se, sw):
+    from local2global.numeric.attention import AttentionLandscape
+    att = AttentionLandscape(P, Q)
+    rng = _rng("l13", d, se, sw)
+    for e, w, b in _points(("l13", d, se, sw), se, sw, n=2):
+        for a in (_rational(rng, 0.05, 1.0, 1), _rational(rng, 0.05, 1.0, -1) - 1 / e**2):
+            with mp.workdps(30):
+                loss, grad = att.loss_b(e, w, a, b), att.grad_b(e, w, a, b)
+            full = X.full_values(float(P), float(Q), e, w, b, a=a, d=d, N=5)
+            assert abs(full["loss"] - float(loss)) <= 1e-13
+            for n, g in zip("ewab", grad):
+                assert abs(full["grad"][n] - float(g)) <= 1e-12 * (1 + abs(float(g))), (n, full["grad"][n], g)
+
+
+def test_side_by_side_reports_agreement_and_detects_a_wrong_bias():
+    out = X.side_by_side(P2, Q2, Fraction(3, 4), Fraction(-9, 10), None, d=2, N=5)
+    assert out["max_abs_diff"] <= 1e-12 and abs(out["symbolic"]["grad"]["b"]) < 1e-13
+    # negative control: the full model evaluated at another bias than the symbolic side disagrees
+    full = X.full_values(float(P2), float(Q2), Fraction(3, 4), Fraction(-9, 10), out["point"]["b_value"] + 0.1)
+    assert abs(full["loss"] - out["symbolic"]["loss"]) > 1e-4
+
+
+# --------------------------------------------------------------------------------------------
+# Full gradient vs the tangent space of the canonical manifold
+# --------------------------------------------------------------------------------------------
+
+def _u1_coefficient_closed_form(p, q, e, w, b, N):
+    """Normal part along u_1 (token alpha_e, p_n = (2/N) alpha_e, normalised), derived by hand:
+    <g, (1, 2/N)> = (-t/2 + 2t/N) R_0 + t (1 + 4w|w|)(3/2 + 2/N) R_1, t = |e|,
+    R_x = pi_x (sigma(z_x) - P(1|x)), z_x the Eq. 3 logit."""
+    pi1 = p / (p + q)
+    sig = lambda z: 1 / (1 + math.exp(-z))        # noqa: E731
+    z0, z1 = b - e * e / 2, b - e * e / 2 + e * e * (1 + 2 * w * abs(w))
+    R0, R1 = (1 - pi1) * (sig(z0) - p), pi1 * (sig(z1) - (1 - q))
+    t = abs(e)
+    return ((-t / 2 + 2 * t / N) * R0 + t * (1 + 4 * w * abs(w)) * (1.5 + 2 / N) * R1) / math.sqrt(1 + 4 / N)
+
+
+@pytest.mark.parametrize("e,w,b", [(1.3, -0.8, 0.2), (-1.3, 0.6, -0.4), (0.7, 1.1, 0.3), (-0.5, -0.4, 1.0)])
+@pytest.mark.parametrize("d,N", [(2, 5), (8, 3)])
+def test_full_gradient_leaves_the_canonical_manifold_along_two_rank_one_directions(e, w, b, d, N):
+    """The canonical manifold is not invariant under full gradient flow: the normal part of the
+    gradient is nonzero, but it lies exactly in span{u_1 (token/positional split), u_2 (W_V ~ alpha alpha^T)};
+    W_1, W_2, W_Q, W_K and b carry no normal part."""
+    signs = _alphas(d, _rng("nc", d), k=1)[-1]
+    nc = X.normal_component(0.2, 0.3, e, w, b, d=d, N=N, signs=signs)
+    assert nc.normal_norm > 1e-2 * nc.grad_norm
+    assert nc.residual <= 1e-14 * max(1.0, nc.grad_norm)
+    for block in ("W_Q", "W_K", "W_1", "W_2", "b"):
+        assert nc.blocks[block] <= 1e-14, (block, nc.blocks[block])
+    assert abs(nc.coefficients[1]) > 1e-4
+    assert abs(nc.coefficients[0] - _u1_coefficient_closed_form(0.2, 0.3, e, w, b, N)) <= 1e-13
+
+
+@pytest.mark.parametrize("p,q,w", [(P, Q, Fraction(1, 2)), (P2, Q2, Fraction(-3, 2)), (Fraction(9, 10), Fraction(9, 10), Fraction(-1))])
+def test_normal_component_vanishes_on_theta_star_and_on_the_e_axis(p, q, w):
+    e, w_, b = X.theta_star_point(p, q, w)
+    at_star = X.normal_component(float(p), float(q), e, w_, b, d=2, N=4, signs=(1, -1))
+    assert at_star.grad_norm <= 1e-14 and at_star.normal_norm <= 1e-14
+    on_axis = X.normal_component(float(p), float(q), 0.0, 0.8, 0.3, d=2, N=4, signs=(1, -1))
+    assert on_axis.normal_norm <= 1e-15 and on_axis.grad_norm > 1e-3      # only the b-component (tangent)
+
+
+# --------------------------------------------------------------------------------------------
+# Thm 4 and Thm 5 in the full model
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("p,q,w", [(P, Q, Fraction(1, 2)), (P, Q, Fraction(-1, 3)), (P2, Q2, Fraction(-3, 2)),
+                                   (Fraction(9, 10), Fraction(9, 10), Fraction(-1))])
+@pytest.mark.parametrize("d,N", [(2, 5), (8, 12)])
+def test_thm4_full_loss_at_theta_star_is_the_entropy_rate(p, q, w, d, N):
+    e, w_, b = X.theta_star_point(p, q, w)
+    H = float(MarkovChain(sp.Rational(p.numerator, p.denominator), sp.Rational(q.numerator, q.denominator)).entropy_rate)
+    for sgn in (1, -1):
+        assert abs(X.full_loss_at(float(p), float(q), sgn * e, w_, b, d=d, N=N) - H) <= 1e-13
+    # negative control: the marginal entropy H(pi) is not the value there
+    Hpi = float(MarkovChain(sp.Rational(p.numerator, p.denominator), sp.Rational(q.numerator, q.denominator)).marginal_entropy)
+    assert abs(X.full_loss_at(float(p), float(q), e, w_, b, d=d, N=N) - Hpi) > 1e-3
+
+
+def test_thm4_theta_star_is_a_critical_point_with_psd_full_hessian():
+    p, q = 0.5, 0.8
+    e, w, b = X.theta_star_point(P2, Q2, Fraction(-3, 2))
+    theta = cmap.canonical_parameters(e, w, b, d=2, N=3, signs=(1, -1))
+    f = lambda v: fm.population_loss(theta.unflatten(v), p, q)     # noqa: E731
+    flat = theta.flatten().requires_grad_(True)
+    g, = torch.autograd.grad(f(flat), flat)
+    H = torch.autograd.functional.hessian(f, theta.flatten())
+    eig = torch.linalg.eigvalsh(H)
+    assert float(g.norm()) <= 1e-14
+    assert float(eig.min()) >= -1e-13 and float(eig.max()) > 1e-2
+
+
+@pytest.mark.parametrize("w", [0.8, 0.1, -0.3, -0.45])
+def test_thm5_theta_min_is_a_local_minimum_of_the_full_loss_for_w_above_minus_half(w):
+    """p + q > 1, e = 0, b = log(p/q): random perturbations (all parameters) never lower the loss,
+    and the three deciding directions rise at the predicted rates."""
+    p, q, r = 0.9, 0.9, 1e-3
+    probe = X.theta_min_probe(p, q, w, d=2, N=3, radius=r, directions=300)
+    assert probe["worst_random"] >= -1e-15
+    for k, slope in X.theta_min_slopes(p, q, w).items():
+        assert slope > 0
+        assert abs(probe["directions"][k] / r**2 - slope) <= 1e-3 * abs(slope), k
+
+
+@pytest.mark.parametrize("w", [-0.55, -0.65])
+def test_thm5_fails_in_the_full_model_between_minus_one_over_sqrt2_and_minus_half(w):
+    """1 + 2w|w| > 0 (canonical local minimum) but 1 + 4w|w| < 0: switching the positional embedding
+    off (token r alpha, p_n = 0) makes the ReLU layer fully active and lowers the full loss."""
+    p, q, r = 0.9, 0.9, 1e-3
+    assert 1 + 2 * w * abs(w) > 0 > 1 + 4 * w * abs(w)
+    probe = X.theta_min_probe(p, q, w, d=2, N=3, radius=r, directions=300)
+    slope = X.theta_min_slopes(p, q, w)["relu_active"]
+    assert probe["directions"]["relu_active"] < 0
+    assert abs(probe["directions"]["relu_active"] / r**2 - slope) <= 1e-3 * abs(slope)
+    assert probe["worst_random"] < 0                   # random directions find descent too (d = 2)
+    # the autograd Hessian does not see it: at e = 0 the ReLU sits at its kink (ReLU'(0) = 0 in torch)
+    theta = cmap.canonical_parameters(0.0, w, math.log(p / q), d=2, N=3)
+    H = torch.autograd.functional.hessian(lambda v: fm.population_loss(theta.unflatten(v), p, q), theta.flatten())
+    assert float(torch.linalg.eigvalsh(H).min()) >= -1e-15
+
+
+def test_canonical_local_minima_for_p_plus_q_below_one_are_saddles_of_the_full_loss():
+    """p + q < 1, w < -1/sqrt 2 (Theta_min of Thm 1): a token perturbation orthogonal to alpha lowers the loss."""
+    p, q, w, r = 0.2, 0.3, -1.2, 1e-3
+    probe = X.theta_min_probe(p, q, w, d=2, N=3, radius=r, directions=50)
+    slopes = X.theta_min_slopes(p, q, w)
+    assert slopes["along_manifold"] > 0 and probe["directions"]["along_manifold"] > 0     # canonical: a minimum
+    assert probe["directions"]["orthogonal"] < 0
+    assert abs(probe["directions"]["orthogonal"] / r**2 - slopes["orthogonal"]) <= 1e-3 * abs(slopes["orthogonal"])
+
+
+# --------------------------------------------------------------------------------------------
+# Model plumbing
+# --------------------------------------------------------------------------------------------
+
+def test_sequence_probabilities_are_the_stationary_markov_law():
+    x = fm.all_sequences(6)
+    P_ = fm.sequence_probabilities(0.2, 0.3, x)
+    assert abs(float(P_.sum()) - 1) <= 1e-15
+    assert abs(float((P_ * x[:, 3]).sum()) - 0.2 / 0.5) <= 1e-15            # x_n ~ pi for every n
+
+
+def test_empirical_loss_converges_to_the_population_loss():
+    g = torch.Generator().manual_seed(0)
+    theta = fm.gaussian(2, 4, 0.5, g)
+    seqs = fm.sample_sequences(0.2, 0.3, 5, 200_000, g)
+    exact = float(fm.population_loss(theta, 0.2, 0.3, N=4))
+    assert abs(float(fm.empirical_loss(theta, seqs)) - exact) < 5e-3
+
+
+def test_model_rejects_bad_inputs():
+    with pytest.raises(ValueError):
+        fm.logits(fm.zeros(2, 3), fm.all_sequences(4))
+    with pytest.raises(ValueError):
+        fm.logits(fm.zeros(2, 3), fm.all_sequences(3), attention="cosine")
+    with pytest.raises(ValueError):
+        cmap.alpha((1, 0))
+    with pytest.raises(ValueError):
+        fm.population_loss(fm.zeros(2, 3), 1.2, 0.3)
+
+
+# --------------------------------------------------------------------------------------------
+# The registered claims: statuses and negative controls
+# --------------------------------------------------------------------------------------------
+
+def test_fullmodel_claims_pass_and_their_negative_controls_are_rejected():
+    from local2global.proofs import Context, run_claim, select
+    expected = {"full.eq3": "verified", "full.eq41": "verified", "full.loss": "verified",
+                "full.gradient": "verified", "full.normal": "verified", "thm4.full_model": "verified",
+                "thm5.full_model": "erratum", "fig3.rank_one_emerges": "open", "fig6.rank_one_stays": "open",
+                "fig4.initialization": "open"}
+    records = {r.id: r for r in (run_claim(c, Context()) for c in select(list(expected)))}
+    assert {k: r.status for k, r in records.items()} == expected
+    for k, r in records.items():
+        if r.status != "open":
+            assert r.control.startswith("rejected"), (k, r.control)
+
+
+# --------------------------------------------------------------------------------------------
+# `l2g fullmodel`
+# --------------------------------------------------------------------------------------------
+
+def test_cli_fullmodel_json_contract(capsys):
+    import json
+    from local2global.cli import main
+    assert main(["fullmodel", "--p", "0.5", "--q", "4/5", "--e", "0.7", "--w", "-1.2", "--a", "0.3",
+                 "--d", "2", "--N", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out["symbolic"]["grad"]) == ["e", "w", "a", "b"] == list(out["full"]["grad"])
+    diffs = [abs(out["symbolic"]["loss"] - out["full"]["loss"])]
+    diffs += [abs(out["symbolic"]["grad"][k] - out["full"]["grad"][k]) for k in "ewab"]
+    assert out["max_abs_diff"] == max(diffs) <= 1e-12
+    assert main(["fullmodel", "--p", "0.5", "--q", "0.8", "--e", "0.7", "--w", "0.4", "--b", "1/3"]) == 0
+    table = capsys.readouterr().out
+    assert "dL/db" in table and "max |difference|" in table
+
+
+@pytest.mark.parametrize("argv", [
+    ["--p", "1", "--q", "0.5", "--e", "1", "--w", "1"],
+    ["--p", "0.5", "--q", "0.5", "--e", "x", "--w", "1"],
+    ["--p", "0.5", "--q", "0.5", "--e", "1", "--w", "0"],
+    ["--p", "0.5", "--q", "0.5", "--e", "1", "--w", "1", "--N", "99"],
+    ["--p", "0.5", "--q", "0.5", "--e", "1", "--w", "1", "--d", "0"],
+    ["--p", "0.5", "--q", "0.5", "--e", "1e9", "--w", "1"],
+    ["--p", "0.5", "--q", "0.5", "--e", "1"],
+])
+def test_cli_fullmodel_bad_input_is_one_line_and_exit_2(argv, capsys):
+    from local2global.cli import main
+    assert main(["fullmodel", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
