@@ -348,8 +348,13 @@ class Document:
     fragments: dict = field(default_factory=dict)
 
 
-def build_document(records: dict | None = None, claims=None) -> Document:
-    """Build every registered section (no check is run); `claims` defaults to the registry."""
+def build_document(records: dict | None = None, claims=None, fig_dir=None, tex_dir=None) -> Document:
+    """Build every registered section (no check is run); `claims` defaults to the registry.
+
+    With `records` (claim id -> record dict, as written by `l2g check --json`) the document shows each
+    claim's status and ends with the errata; with `fig_dir` it includes the figures found there
+    (paths relative to `tex_dir`, where derivations.tex is written).
+    """
     if claims is None:
         from local2global.proofs import select
         claims = select()
@@ -361,6 +366,10 @@ def build_document(records: dict | None = None, claims=None) -> Document:
              "below is a derived expression printed by one LaTeX printer, not typed in. Each section "
              "lists the claims of the proof registry that back it.\n")
     body = "".join(fragments[s.id] + "\n" for s in sections())
+    from .pdf import errata_section, figures_section
+    body += errata_section(list(records.values()) if records else None, claims=claims)
+    if fig_dir is not None and Path(fig_dir).is_dir():
+        body += figures_section(fig_dir, relative_to=tex_dir)
     tex = (PREAMBLE + "\\begin{document}\n\\sloppy\n\\maketitle\n" + intro + "\\tableofcontents\n\n" + body
            + "\\end{document}\n")
     return Document(tex=tex, fragments=fragments)

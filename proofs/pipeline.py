@@ -54,7 +54,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         steps.append(StepResult("figures", [Path(p) for p in plotting.render(str(out / "figures"), figure_names)]))
 
     say("derive")
-    doc = derivations.build_document(records=derivations.load_records(checks))
+    doc = derivations.build_document(records=derivations.load_records(checks), fig_dir=out / "figures", tex_dir=out)
     tex = derivations.write_document(out, doc)
     paths = [out / "fragments" / f"{i}.tex" for i in doc.fragments]
     steps.append(StepResult("derive", [tex] + paths))

@@ -22,6 +22,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--records", default=None, metavar="FILE",
                         help="JSON of `l2g check --json` to show claim statuses "
                              "(default: DIR/checks.json if it exists)")
+    parser.add_argument("--pdf", action="store_true", help="also compile derivations.pdf with pdflatex")
 
 
 def output_dir(text: str) -> Path:
@@ -57,7 +58,13 @@ def write_outputs(out: Path, doc) -> Path:
 
 
 def run(args) -> int:
+    import sys
+
     from local2global.proofs import derivations
+    from local2global.proofs import pdf as _pdf
+
+    if args.pdf and _pdf.pdflatex_path() is None:
+        raise UsageError(_pdf.missing_message())
 
     out = output_dir(args.out)
     records_path = Path(args.records) if args.records else out / derivations.RECORDS_NAME
@@ -67,8 +74,14 @@ def run(args) -> int:
         records = derivations.load_records(records_path)
     except ValueError as ex:
         raise UsageError(str(ex)) from None
-    doc = derivations.build_document(records)          # everything in memory before any file is touched
+    doc = derivations.build_document(records, fig_dir=out / "figures", tex_dir=out)   # all in memory first
     make_output_dir(out)
     main = write_outputs(out, doc)
     print(f"wrote {main} ({len(doc.fragments)} sections) and {len(doc.fragments)} fragments in {out / 'fragments'}")
+    if args.pdf:
+        try:
+            print(f"wrote {_pdf.compile_pdf(main, out)}")
+        except _pdf.LatexError as ex:
+            print(f"l2g: error: {ex}", file=sys.stderr)
+            return 1
     return 0
