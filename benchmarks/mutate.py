@@ -1,0 +1,208 @@
+"""Mutation testing of the claim registry: perturb every claim's printed statement, expect `failed`.
+
+For each registered (non-open) claim, take `claim.printed()` and derive mutants generically:
+  scale  - the first numeric coefficient (in tree order, not 0 or +-1 if possible) is doubled;
+  sign   - the first argument of the first sum is negated (the whole expression if there is no sum);
+  shift  - the constant 1 is added (to the first entry of a matrix/tuple).
+Matrices mutate their first non-zero entry, tuples/lists their first mutable element (recursively);
+a plain number is negated (sign) or shifted. Each mutant goes through the claim's own check
+(`claim.check(mutant, Context())`); it is *killed* when the check returns ok=False. A check that raises
+counts as killed but is listed separately (killed by error), and mutants that are equal to the printed
+form (the operator found nothing to change) are reported as not applicable, never as kills.
+
+    python benchmarks/mutate.py [--only ID ...] [--json build/mutation.json] [--points N] [--timeout S]
+
+A mutant whose check exceeds --timeout seconds is reported as `timeout` (neither killed nor survived).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+
+import sympy as sp
+
+from local2global.proofs import Context, REGISTRY, load_all
+from local2global.proofs._registry import _safe
+
+OPERATORS = ("scale", "sign", "shift")
+
+
+def _first_number(expr: sp.Basic):
+    nums = [a for a in sp.preorder_traversal(expr) if isinstance(a, sp.Number) and a != 0]
+    preferred = [n for n in nums if abs(n) != 1]
+    return (preferred or nums or [None])[0]
+
+
+def _mutate_expr(expr: sp.Basic, op: str):
+    if op == "scale":
+        n = _first_number(expr)
+        if n is None:
+            return None
+        return expr.xreplace({n: 2 * n})
+    if op == "sign":
+        for node in sp.preorder_traversal(expr):
+            if isinstance(node, sp.Add):
+                args = list(node.args)
+                new = sp.Add(-args[0], *args[1:])
+                return expr.xreplace({node: new})
+        return -expr
+    if op == "shift":
+        return expr + 1
+    raise ValueError(op)
+
+
+def mutate(form, op: str):
+    """A mutant of a printed form (SymPy expression, Boolean, Matrix, tuple/list thereof, number) or None."""
+    if isinstance(form, sp.MatrixBase):
+        m = sp.Matrix(form)
+        for i in range(len(m)):
+            if m[i] != 0:
+                new = mutate(m[i], op)
+                if new is not None:
+                    m[i] = new
+                    return m
+        return None
+    if isinstance(form, (tuple, list)):
+        for i, item in enumerate(form):
+            new = mutate(item, op)
+            if new is not None:
+                out = list(form)
+                out[i] = new
+                return type(form)(out) if isinstance(form, tuple) else out
+        return None
+    if isinstance(form, bool) or form is None:
+        return None
+    if isinstance(form, (int, float)):
+        return {"scale": 2 * form if form not in (0, 1, -1) else None, "sign": -form, "shift": form + 1}[op]
+    if isinstance(form, sp.logic.boolalg.Boolean) and not isinstance(form, sp.Expr):
+        if isinstance(form, sp.core.relational.Relational):
+            return type(form)(mutate(form.lhs, op) if op != "sign" else form.lhs, form.rhs if op != "sign" else -form.rhs)
+        return None
+    if isinstance(form, sp.Basic):
+        return _mutate_expr(form, op)
+    return None
+
+
+def _same(a, b) -> bool:
+    try:
+        if isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase):
+            return a.shape == b.shape and all(sp.simplify(x - y) == 0 for x, y in zip(a, b))
+        if isinstance(a, sp.Expr) and isinstance(b, sp.Expr):
+            return sp.expand(a - b) == 0
+        return a == b
+    except Exception:
+        return False
+
+
+class _Timeout(BaseException):
+    """BaseException, so that no `except Exception` inside a check (or `_safe`) can swallow it."""
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+def _check_with_timeout(check, mutant, ctx, seconds: int):
+    """The claim's check, interrupted after `seconds` (then reported as timeout, never as a kill)."""
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        return check(mutant, ctx)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _summary(rows) -> dict:
+    applied = [r for r in rows if r["result"] in ("killed", "killed by error", "SURVIVED")]
+    killed = [r for r in applied if r["result"].startswith("killed")]
+    return {
+        "claims": len({r["id"] for r in rows}),
+        "mutants_run": len(applied),
+        "killed": len(killed),
+        "killed_by_error": sum(r["result"] == "killed by error" for r in applied),
+        "survived": [f"{r['id']}:{r['operator']}" for r in applied if r["result"] == "SURVIVED"],
+        "timed_out": [f"{r['id']}:{r['operator']}" for r in rows if r["result"] == "timeout"],
+        "not_applicable": [f"{r['id']}:{r['operator']}" for r in rows if r["result"] == "not applicable"],
+        "skipped": [r["id"] for r in rows if r["result"].startswith("skipped")],
+        "kill_rate": f"{len(killed)}/{len(applied)}" + (f" = {100 * len(killed) / len(applied):.1f}%" if applied else ""),
+    }
+
+
+def run(ids=None, points: int = 24, timeout: int = 120, sink=None) -> dict:
+    load_all()
+    ctx = Context(points=points)
+    rows = []
+    for cid, cl in REGISTRY.items():
+        if ids and not any(cid == i or cid.startswith(i + ".") for i in ids):
+            continue
+        if cl.open_reason:
+            rows.append({"id": cid, "operator": "-", "result": "skipped: open claim (no check)"})
+            continue
+        try:
+            printed = cl.printed()
+        except Exception as ex:
+            rows.append({"id": cid, "operator": "-", "result": f"skipped: printed() raised {type(ex).__name__}"})
+            continue
+        for op in OPERATORS:
+            try:
+                mutant = mutate(printed, op)
+            except Exception as ex:
+                mutant, why = None, f"{type(ex).__name__}: {ex}"
+            else:
+                why = "operator found nothing to change"
+            if mutant is None or _same(mutant, printed):
+                rows.append({"id": cid, "operator": op, "result": "not applicable", "why": why[:200],
+                             "printed_type": type(printed).__name__})
+                continue
+            t0 = time.perf_counter()
+            try:
+                out = _safe(lambda f, c: _check_with_timeout(cl.check, f, c, timeout), mutant, ctx)
+            except _Timeout:    # raised past _safe (BaseException)
+                out = None
+            dt = time.perf_counter() - t0
+            if out is None:
+                rows.append({"id": cid, "operator": op, "result": "timeout", "seconds": round(dt, 2),
+                             "mutant": sp.sstr(mutant)[:200]})
+                print(f"[mutate] {cid} {op}: timeout ({dt:.1f} s)", file=sys.stderr, flush=True)
+                if sink:
+                    sink({"summary": _summary(rows), "mutants": rows})
+                continue
+            if not out.ok and "_Timeout" in out.evidence:
+                result = "timeout"
+            elif not out.ok:
+                result = "killed by error" if out.method == "error" else "killed"
+            else:
+                result = "SURVIVED"
+            rows.append({"id": cid, "operator": op, "result": result, "seconds": round(dt, 2),
+                         "mutant": sp.sstr(mutant)[:200], "evidence": out.evidence[:200]})
+            print(f"[mutate] {cid} {op}: {result} ({dt:.1f} s)", file=sys.stderr, flush=True)
+            if sink:
+                sink({"summary": _summary(rows), "mutants": rows})
+    return {"summary": _summary(rows), "mutants": rows}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="mutation testing of the claim registry")
+    ap.add_argument("--only", nargs="*", help="claim ids or prefixes")
+    ap.add_argument("--json", default=str(Path(__file__).resolve().parent.parent / "build" / "mutation.json"))
+    ap.add_argument("--points", type=int, default=24, help="sample points per sampled check (Context.points)")
+    ap.add_argument("--timeout", type=int, default=120, help="seconds per mutant check (then: timeout, not a kill)")
+    args = ap.parse_args(argv)
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+    def sink(res):      # written after every mutant, so a long run leaves its partial result
+        path.write_text(json.dumps(res, indent=2, sort_keys=True) + "\n")
+    res = run(args.only, args.points, args.timeout, sink)
+    sink(res)
+    print(json.dumps(res["summary"], indent=2))
+    return 0 if not res["summary"]["survived"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,246 @@
+"""Benchmarks: one command, `python benchmarks/run.py`, writes build/bench.json.
+
+Cold CLI runs (a fresh interpreter each, so import and first-derivation costs count): `l2g derive`,
+`l2g check`, `l2g flow` at dps 30 and 50, the boundary suite, `l2g prob`, `l2g all` without figures;
+a command that does not exist yet is recorded as "skipped: not available". Then the 1000 x 1000 grid
+of the reduced loss and its gradient with our float64 engine and with the authors' closed form,
+side by side: median time of each, the ratio, and the number of bad cells of each (non-finite, or
+off by more than 1e-8 relative to the reference; the reference is our engine, which tests/test_engine.py
+holds to 1e-12 of the mpmath path, spot-checked here against mpmath on random cells).
+
+Options: --quick (smaller grid, fewer repeats; for a smoke run), --only NAME ... (run some steps),
+--out FILE.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from authors import authors_loss_and_grad  # noqa: E402
+
+BAD_TOL = 1e-8
+
+
+def _has_command(name: str) -> bool:
+    return importlib.util.find_spec(f"local2global.commands.{name}") is not None
+
+
+def _help_text(name: str) -> str:
+    r = subprocess.run([sys.executable, "-m", "local2global", name, "--help"], capture_output=True, text=True, timeout=120)
+    return r.stdout
+
+
+def _cold(name: str, argv: list[str], timeout: float = 1800) -> dict:
+    """Run `l2g <argv>` in a fresh interpreter; wall time, exit code, last stderr line on failure."""
+    if not _has_command(name):
+        return {"status": "skipped: not available", "command": "l2g " + " ".join(argv)}
+    t0 = time.perf_counter()
+    try:
+        r = subprocess.run([sys.executable, "-m", "local2global", *argv], capture_output=True, text=True,
+                           timeout=timeout, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return {"status": f"timeout after {timeout} s", "command": "l2g " + " ".join(argv)}
+    dt = time.perf_counter() - t0
+    out = {"status": "ok" if r.returncode == 0 else f"exit {r.returncode}", "seconds": round(dt, 2),
+           "command": "l2g " + " ".join(argv)}
+    if r.returncode != 0:
+        out["stderr_tail"] = (r.stderr.strip().splitlines() or [""])[-1][:300]
+    return out
+
+
+def cli_steps(build: Path) -> dict:
+    steps = {}
+    steps["derive"] = lambda: _cold("derive", ["derive", "--out", str(build / "derive")])
+    steps["check"] = lambda: _cold("check", ["check", "--json", str(build / "check.json")])
+    for dps in (30, 50):
+        steps[f"flow_dps{dps}"] = (lambda dps=dps: _cold("flow", ["flow", "--p", "0.9", "--q", "0.9", "--e0", "0.5",
+                                                                  "--w0", "0.3", "--dps", str(dps), "--json"]))
+
+    def boundary():
+        for name in ("boundary", "boundaries"):
+            if _has_command(name):
+                return _cold(name, [name])
+        if _has_command("flow") and "--boundary" in _help_text("flow"):
+            return _cold("flow", ["flow", "--boundary"])
+        if importlib.util.find_spec("local2global.numeric.basins") is not None:
+            code = ("from local2global.numeric import basins\n"
+                    "assert hasattr(basins, 'boundary_suite')\n"
+                    "basins.boundary_suite()\n")
+            t0 = time.perf_counter()
+            try:
+                r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800, cwd=ROOT)
+            except subprocess.TimeoutExpired:
+                return {"status": "timeout after 1800 s", "command": "numeric.basins.boundary_suite()"}
+            out = {"status": "ok" if r.returncode == 0 else f"exit {r.returncode}",
+                   "seconds": round(time.perf_counter() - t0, 2), "command": "numeric.basins.boundary_suite() (cold)"}
+            if r.returncode != 0:
+                out["stderr_tail"] = (r.stderr.strip().splitlines() or [""])[-1][:300]
+            return out
+        return {"status": "skipped: not available", "command": "l2g boundary"}
+    steps["boundary_suite"] = boundary
+    steps["prob"] = lambda: _cold("prob", ["prob", "--p", "0.9", "--q", "0.9", "--sigma", "0.02", "--json"])
+
+    def all_no_figures():
+        if not _has_command("all"):
+            return {"status": "skipped: not available", "command": "l2g all"}
+        help_ = _help_text("all")
+        flag = next((f for f in ("--no-figures", "--skip-figures", "--without-figures") if f in help_), None)
+        argv = ["all", "--out", str(build / "all")] + ([flag] if flag else [])
+        res = _cold("all", argv)
+        if flag is None:
+            res["note"] = "l2g all has no flag to skip figures: timed with figures"
+        return res
+    steps["all_no_figures"] = all_no_figures
+    return steps
+
+
+# ---------------------------------------------------------------------------------------------
+# The grid comparison
+# ---------------------------------------------------------------------------------------------
+
+def _median_time(fn, repeats: int) -> tuple[float, tuple]:
+    times, out = [], None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        with np.errstate(all="ignore"):
+            out = fn()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times)), out
+
+
+def _scales(p, q, e, w):
+    """Per-entry error scales of (L, dL/de, dL/dw), as in tests/test_engine.py (relative; the gradient
+    relative to the terms of G' = pi1 (sigma(A+c*) - P11), so cells at G' = 0 are judged sensibly)."""
+    from local2global.numeric import engine as E
+    A = E.slope_A(e, w)
+    _, Ac = E.offsets(p, q, A)
+    s1 = 1 / (1 + np.exp(-np.clip(Ac, -700, 700)))
+    pi1 = p / (p + q)
+    sG1 = pi1 * np.minimum(np.maximum(s1, 1 - q), np.maximum(1 - s1, q))
+    return (np.zeros_like(A), sG1 * 2 * np.abs(e) * (1 + 2 * w * w), sG1 * 4 * e * e * np.abs(w))
+
+
+def _bad_cells(got, ref, scales) -> dict:
+    counts = {}
+    total = np.zeros(ref[0].shape, bool)
+    for name, x, r, s in zip(("loss", "grad_e", "grad_w"), got, ref, scales):
+        with np.errstate(all="ignore"):
+            err = np.abs(x - r) / np.maximum(np.maximum(np.abs(r), s), 1e-300)
+            bad = ~np.isfinite(x) | (err > BAD_TOL)
+        counts[name] = int(bad.sum())
+        total |= bad
+    counts["any"] = int(total.sum())
+    counts["nonfinite"] = int(sum((~np.isfinite(x)).sum() for x in got))
+    return counts
+
+
+def _mpmath_spot_check(p, q, e, w, ours, theirs, n: int, seed: int = 0) -> dict:
+    """Both engines against the mpmath path at n random cells: max relative error (gradient: scaled)."""
+    from local2global.numeric import Landscape
+    rng = np.random.default_rng(seed)
+    idx = [tuple(int(rng.integers(0, s)) for s in e.shape) for _ in range(n)]
+    L = Landscape(Fraction(p), Fraction(q))
+    sc = _scales(p, q, e, w)
+    worst = {"ours": 0.0, "authors": 0.0}
+    for ij in idx:
+        v = L.at(Fraction(float(e[ij])), Fraction(float(w[ij])), dps=25)
+        ref = (float(v.loss), float(v.grad[0]), float(v.grad[1]))
+        for key, got in (("ours", ours), ("authors", theirs)):
+            for k in range(3):
+                x = float(got[k][ij])
+                err = abs(x - ref[k]) / max(abs(ref[k]), float(sc[k][ij]), 1e-300) if np.isfinite(x) else float("inf")
+                worst[key] = max(worst[key], err)
+    return {"cells": n, "max_error_ours": f"{worst['ours']:.3g}", "max_error_authors": f"{worst['authors']:.3g}"}
+
+
+def _blocked(fn, p, q, e, w, block: int = 1 << 14):
+    """fn applied blockwise (the same blocking as the engine's loss_and_grad)."""
+    ef, wf = e.reshape(-1), w.reshape(-1)
+    outs = [np.empty(ef.size) for _ in range(3)]
+    for i in range(0, ef.size, block):
+        sl = slice(i, i + block)
+        for o, r in zip(outs, fn(p, q, ef[sl], wf[sl])):
+            o[sl] = r
+    return tuple(o.reshape(e.shape) for o in outs)
+
+
+def grid(n: int = 1000, repeats: int = 5, spot: int = 100) -> dict:
+    from local2global.numeric import engine as E
+    out = {}
+    # p < q: the authors' form cancels for A < -37 and overflows for A > 709; e up to 30 and
+    # |w| up to 2 reach A = +-8100 on part of the grid, and most of the grid has |A| < 709
+    for label, (p, q) in {"p<q (0.3, 0.6)": (0.3, 0.6), "p>q (0.9, 0.2)": (0.9, 0.2)}.items():
+        e1, w1 = np.linspace(-30, 30, n), np.linspace(-2, 2, n)
+        e, w = np.meshgrid(e1, w1, indexing="ij")
+        E.loss_and_grad(p, q, e[:2, :2], w[:2, :2])           # warm the lambdify cache
+        # alternate the two so that load changes on a shared machine hit both alike
+        to, tt = [], []
+        for _ in range(repeats):
+            t, ours = _median_time(lambda: E.loss_and_grad(p, q, e, w), 1)
+            to.append(t)
+            t, theirs = _median_time(lambda: authors_loss_and_grad(p, q, e, w), 1)
+            tt.append(t)
+        t_ours, t_theirs = float(np.median(to)), float(np.median(tt))
+        # part of our speed is cache blocking, which is not specific to our formulas: time the
+        # authors' form with the same blocking too, so the comparison of the formulas alone is visible
+        tb = [_median_time(lambda: _blocked(authors_loss_and_grad, p, q, e, w), 1)[0] for _ in range(repeats)]
+        sc = _scales(p, q, e, w)
+        out[label] = {
+            "grid": f"{n} x {n}, e in [-30, 30], w in [-2, 2]",
+            "median_seconds_ours": round(t_ours, 4), "median_seconds_authors": round(t_theirs, 4),
+            "time_ratio_ours_over_authors": round(t_ours / t_theirs, 3),
+            "median_seconds_authors_cache_blocked": round(float(np.median(tb)), 4),
+            "time_ratio_ours_over_authors_cache_blocked": round(t_ours / float(np.median(tb)), 3),
+            "bad_cells_ours": _bad_cells(ours, ours, sc),
+            "bad_cells_authors": _bad_cells(theirs, ours, sc),
+            "reference": "our engine (held to 1e-12 of mpmath by tests/test_engine.py)",
+            "mpmath_spot_check": _mpmath_spot_check(p, q, e, w, ours, theirs, spot) if spot else "skipped",
+            "repeats": repeats,
+        }
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "build" / "bench.json"))
+    ap.add_argument("--quick", action="store_true", help="200 x 200 grid, 2 repeats, CLI steps skipped")
+    ap.add_argument("--only", nargs="*", help="step names (derive, check, flow_dps30, ..., grid)")
+    args = ap.parse_args(argv)
+    out_path = Path(args.out)
+    build = out_path.parent / "bench"
+    build.mkdir(parents=True, exist_ok=True)
+    report = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "numpy": np.__version__}}
+    steps = {} if args.quick else cli_steps(build)
+    steps["grid"] = (lambda: grid(200, 3, 10)) if args.quick else (lambda: grid(1000, 7, 100))
+    results = {}
+    for name, fn in steps.items():
+        if args.only and name not in args.only:
+            continue
+        print(f"[bench] {name} ...", file=sys.stderr, flush=True)
+        try:
+            results[name] = fn()
+        except Exception as ex:    # a benchmark that breaks is reported, the others still run
+            results[name] = {"status": f"error: {type(ex).__name__}: {ex}"}
+        print(f"[bench] {name}: {json.dumps(results[name])[:300]}", file=sys.stderr, flush=True)
+    report["results"] = results
+    out_path.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    print(f"wrote {out_path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""Interval certification (proofs/_certify.py) and the certified claims: true signs are proven, false ones
+never are (the negative controls)."""
+import random
+
+import mpmath as mp
+import sympy as sp
+
+from local2global.proofs import Context, REGISTRY, load_all, run_claim
+from local2global.proofs import claims_50_certified as C
+from local2global.proofs._certify import arb_function, certify_sign, interval
+from local2global.symbolic import _symbols as S
+
+R = sp.Rational
+x, y = sp.symbols("x y", real=True)
+
+
+def test_certifier_proves_a_true_sign_and_refuses_a_false_one():
+    ok = certify_sign(sp.exp(x) - 1 - x, {x: (R(1, 100), 5)}, +1)
+    assert ok.ok and ok.boxes > 1
+    # x^2 - 2 changes sign at sqrt 2: neither sign may be certified on [0, 2]
+    assert not certify_sign(x**2 - 2, {x: (0, 2)}, +1, max_depth=12).ok
+    assert not certify_sign(x**2 - 2, {x: (0, 2)}, -1, max_depth=12).ok
+
+
+def test_constraints_discard_only_boxes_entirely_outside_the_domain():
+    ring = certify_sign(x**2 + y**2 - 1, {x: (-2, 2), y: (-2, 2)}, +1, where=(x**2 + y**2 - R(11, 10),))
+    assert ring.ok and ring.outside > 0
+    # a sign that fails just inside the domain (radius^2 in [1.1, 1.2)) is not certified
+    assert not certify_sign(x**2 + y**2 - R(6, 5), {x: (-2, 2), y: (-2, 2)}, +1,
+                            where=(x**2 + y**2 - R(11, 10),), max_depth=16).ok
+
+
+def test_interval_evaluation_encloses_the_exact_values():
+    expr = sp.sqrt(x**2 + 1) * sp.exp(-x) / (2 + sp.Abs(y)) + sp.log(1 + x**2) * sp.sign(y) - (x - y) ** 3
+    f = arb_function(expr, (x, y))
+    g = sp.lambdify((x, y), expr, "mpmath")
+    rng = random.Random(5)
+    for _ in range(40):
+        lo, hi = sorted(R(rng.randint(-300, 300), 100) for _ in range(2))
+        ylo, yhi = sorted(R(rng.randint(1, 300), 100) * rng.choice([1, -1]) for _ in range(2))
+        if ylo < 0 < yhi:
+            continue
+        iv = f(interval(lo, hi), interval(ylo, yhi))
+        for _ in range(5):
+            px = lo + (hi - lo) * R(rng.randint(0, 100), 100)
+            py = ylo + (yhi - ylo) * R(rng.randint(0, 100), 100)
+            with mp.workdps(40):
+                v = g(mp.mpf(px.p) / px.q, mp.mpf(py.p) / py.q)
+            assert float(iv.lo.lower()) - 1e-12 <= float(v) <= float(iv.hi.upper()) + 1e-12
+
+
+def test_w_axis_hessian_sign_is_certified_on_a_box_and_the_opposite_sign_is_not():
+    H = C.hessian_ee_on_w_axis()
+    box = {S.p: (R(3, 5), R(9, 10)), S.q: (R(3, 5), R(9, 10)), S.w: (0, R(1, 2))}     # p + q > 1, 1 + 2w|w| > 0
+    assert certify_sign(H, box, +1).ok
+    assert not certify_sign(H, box, -1, max_depth=8).ok
+
+
+def test_f2_is_certified_negative_near_the_saddle_on_a_sub_box_and_its_mutant_is_not():
+    form, mutant = REGISTRY_OR_LOAD()["cert.thm2.f2_negative"].printed(), S.sigma(S.b - S.e**2 / 2) - S.q
+    box = {S.p: (R(17, 20), R(19, 20)), S.q: (R(3, 10), R(2, 5)), S.A: (-R(1, 50), R(1, 50))}   # p+q > 1, p/(p+q) > q
+    for f, want in ((form, True), (mutant, False)):
+        in_s = f.subs(S.b, sp.log(C.sland.s0 / (1 - C.sland.s0)) + S.e**2 / 2)
+        certs = C._at_optimal_offset(in_s, box, -1, max_depth=14)
+        assert all(c.ok for c in certs) is want
+
+
+def REGISTRY_OR_LOAD():
+    load_all()
+    return REGISTRY
+
+
+def test_lemma12_and_convexity_of_G_are_certified_and_their_mutants_rejected():
+    reg = REGISTRY_OR_LOAD()
+    for cid in ("cert.lemma12.monotone", "cert.structure.G_convex"):
+        rec = run_claim(reg[cid], Context())
+        assert rec.status == "certified", rec.evidence
+        assert rec.control.startswith("rejected"), rec.control
