@@ -8,17 +8,20 @@ import mpmath as mp
 import sympy as sp
 
 
-def compile_mp(expr: sp.Basic, args: tuple[sp.Symbol, ...]):
+def compile_mp(expr: sp.Basic, args: tuple[sp.Symbol, ...], cse: bool = False):
     """lambdify(args, expr) for mpmath (matrices give mpmath matrices); precision is the caller's
     (mp.workdps): the compiled code holds no float literals, only exact rationals of the expression."""
     if isinstance(expr, sp.MatrixBase):
         expr = sp.ImmutableMatrix(expr)
-    return _compile(expr, tuple(args))
+    return _compile(expr, tuple(args), cse)
 
 
 @lru_cache(maxsize=None)
-def _compile(expr, args):
-    return sp.lambdify(args, expr, modules="mpmath")
+def _compile(expr, args, cse):
+    # cse=True (common subexpressions computed once) makes the large derived Hessians several times
+    # faster to sample, but it may regroup terms so that an exact 0 appears in a denominator where the
+    # original expression has none (seen at |A| = 1e4): the evaluation paths keep it off.
+    return sp.lambdify(args, expr, modules="mpmath", cse=cse)
 
 
 def mpf_exact(x) -> mp.mpf:

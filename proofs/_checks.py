@@ -101,8 +101,8 @@ def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp
     worst = mp.mpf(0)
     tol = mp.mpf(10) ** (-(ctx.dps - 10))
     pts = sample_points(key, free, ctx.points, restrict)
-    f = compile_mp(expr, tuple(free))
-    fs = compile_mp(scale, tuple(free)) if scale is not None else None
+    f = compile_mp(expr, tuple(free), cse=True)
+    fs = compile_mp(scale, tuple(free), cse=True) if scale is not None else None
     for pt in pts:
         with mp.workdps(ctx.dps + 10):
             r = abs(evaluate(expr, pt, ctx.dps + 10, f))

@@ -7,6 +7,7 @@ check exists (the reason is recorded); `failed` means our own check broke.
 """
 from __future__ import annotations
 
+import sys
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -98,6 +99,7 @@ def open_claim(id: str, *, ref: str, title: str, statement: str, reason: str, us
     """Register a claim that is not machine-checkable, with the reason (status `open`)."""
     def _never(form, ctx):
         raise RuntimeError("open claims have no check")
+    _never.__module__ = sys._getframe(1).f_globals.get("__name__", "")   # sorts with its claim module
     REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=_never, printed=lambda: None,
                          mutant=lambda: None, uses=tuple(uses), section=section, open_reason=reason)
 
@@ -137,9 +139,12 @@ def select(ids=None) -> list[Claim]:
     """Claims in registry order; `ids` selects by exact id or by prefix ("lemma5" selects lemma5.*)."""
     from . import load_all
     load_all()
+    # paper order = claim-module order (claims_NN_*), then registration order within a module; the
+    # registry's own insertion order depends on which module a caller happened to import first
+    ordered = sorted(REGISTRY.values(), key=lambda c: getattr(c.check, "__module__", ""))
     if not ids:
-        return list(REGISTRY.values())
-    chosen = [c for c in REGISTRY.values() if any(c.id == i or c.id.startswith(i + ".") or c.ref == i for i in ids)]
+        return ordered
+    chosen = [c for c in ordered if any(c.id == i or c.id.startswith(i + ".") or c.ref == i for i in ids)]
     unknown = [i for i in ids if not any(c.id == i or c.id.startswith(i + ".") or c.ref == i for c in REGISTRY.values())]
     if unknown:
         raise KeyError(f"unknown claim id(s): {', '.join(unknown)}")

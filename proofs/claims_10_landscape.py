@@ -200,23 +200,29 @@ def _lemma6(form, ctx):
     return identity(bias.reduced_loss(CH), form, ctx, "lemma6", S.W_BRANCHES)
 
 
+def _G_second_printed(scale=1):
+    """The statement's G'' in s0 = sigma(c*), s1 = sigma(A + c*), with sigma' = s(1 - s)."""
+    d0, d1 = landscape.s0 * (1 - landscape.s0), landscape.s1 * (1 - landscape.s1)
+    return scale * pi0 * pi1 * d0 * d1 / (pi0 * d0 + pi1 * d1)
+
+
 @claim("structure.G_convex", ref="Sec. 3 / App. E (structure)", title="G is strictly convex",
        statement=r"$G''(A) = \frac{\pi_0\pi_1\sigma'(c^\star)\sigma'(A+c^\star)}{\pi_0\sigma'(c^\star)+\pi_1\sigma'(A+c^\star)} > 0$ "
                  r"(Schur complement of $\nabla^2 F$).",
-       printed=lambda: 1, mutant=lambda: -1, uses=("lemma6.reduced",), section="landscape")
+       printed=_G_second_printed, mutant=lambda: _G_second_printed(2), uses=("lemma6.reduced",), section="landscape")
 def _g_convex(form, ctx):
     t0, t1 = sp.symbols("t0 t1", positive=True)
-    G2 = landscape.structure()["G_second"]
-    as_t = sp.factor(sp.cancel(form * G2.subs({landscape.s0: 1 / (1 + t0), landscape.s1: 1 / (1 + t1)})))
-    # G2 must equal the envelope formula: F_AA - F_Ac^2/F_cc, from F's Hessian (checked in s0, s1)
-    hF = landscape.structure()["hessian_F"]
-    sub = {sp.exp(-c): (1 - landscape.s0) / landscape.s0, sp.exp(-A - c): (1 - landscape.s1) / landscape.s1}
+    st = landscape.structure()
+    same = identity(st["G_second"], form, ctx, "G''")
+    as_t = sp.factor(sp.cancel(form.subs({landscape.s0: 1 / (1 + t0), landscape.s1: 1 / (1 + t1)})))
+    # the Schur complement is taken of F's Hessian written in sigmoids: check that form against d^2F
+    hF = st["hessian_F"]
     inv = {c: sp.log(landscape.s0 / (1 - landscape.s0)), A: sp.log(landscape.s1 / (1 - landscape.s1)) - sp.log(landscape.s0 / (1 - landscape.s0))}
     hF_s = hF.subs(inv).applyfunc(lambda t: sp.cancel(sp.expand(sp.expand_log(t, force=True), power_exp=True)))
-    match = all(sp.cancel(hF_s[i] - landscape.structure()["hessian_F_in_s"][i]) == 0 for i in range(4))
-    ok = bool(as_t.is_positive) and match
-    return Outcome(ok, "symbolic", f"Hess F in sigmoids matches derivative: {match}; sign*G'' with sigma = 1/(1+t), "
-                   f"t > 0: {as_t} is positive: {as_t.is_positive}")
+    match = all(sp.cancel(hF_s[i] - st["hessian_F_in_s"][i]) == 0 for i in range(4))
+    ok = same.ok and bool(as_t.is_positive) and match
+    return Outcome(ok, "symbolic", f"G'' equals the Schur complement of Hess F: {same.evidence}; Hess F in sigmoids "
+                   f"matches d^2F: {match}; with sigma = 1/(1+t), t > 0, G'' = {as_t}, positive: {as_t.is_positive}")
 
 
 @claim("structure.G_prime", ref="Sec. 3 / App. E (structure)", title="G'(0) and G'(A*)",
