@@ -1,0 +1,433 @@
+r"""Where does the gradient flow in R^2 end? Three independent answers, compared (Thm 2, Thm 8).
+
+1. `classify_theorem`: the basin of θ_0 read off the sets of Thm 2 / Thm 8 (`symbolic.basins`).
+2. `predict`: the analytic limit, from geometry and dynamics only: the flow stays on the contour
+   E = E(θ_0) (Lemma 9), never crosses e = 0 (the w-axis is critical), and on that 1-D curve it moves
+   monotonically in w, in the direction -sign G'(A(θ_0)) (dw/dt = -G'(A) 4e^2|w|), until the first
+   critical point of Thm 1 on the curve: an end of the curve on the w-axis (f(w) = E_0, Lemma 12,
+   `mp.findroot` on a bracket), the saddle (when E_0 = E_sad), or a point of Θ* (E = E_0 and
+   A = A*, `mp.findroot` on the eliminated equation in w). No basin set is used.
+3. `integrate_class`: the integrated flow (`numeric.flow.ReducedFlow`), its end point classified by
+   Thm 1's critical sets only (`critical_class`).
+
+`boundary_suite` puts starts at distance 10^-k on both sides of every basin boundary and exactly on
+I_sad and Θmax, and checks that the three agree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import mpmath as mp
+import sympy as sp
+
+from local2global.symbolic import _symbols as S
+from local2global.symbolic import basins as sbasins, energy as senergy, landscape as sland
+
+from ._lambdify import compile_mp, mpf_exact
+from .flow import GUARD, ReducedFlow
+
+
+class TheoremsDoNotApply(ValueError):
+    """p + q = 1: Thms 1, 2 and 8 assume p + q != 1 (every w-axis point has G'(0) = 0)."""
+
+
+@lru_cache(maxsize=None)
+def _derived():
+    """Compiled derived objects: f on both half-lines, E_sad, w_sad, g, Thm 1's regime expression."""
+    out = {}
+    for lab, wb in senergy.HALF_PLANES.items():
+        out[f"f_{lab}"] = compile_mp(senergy.f_w_axis(lab).subs(wb, S.w), (S.w,))
+    ew = senergy.energy_on_w_axis()
+    out["E_sad"] = compile_mp(ew["E_sad"], ())
+    out["w_sad"] = compile_mp(ew["w_sad"], ())
+    g_c = compile_mp(senergy.g_of_w().subs(S.w_neg, S.w), (S.w,))
+    # g^2 = E_sad - f(w) >= 0 (Lemma 12 (iii)); at w = w_sad rounding can make it -0.0...01: clamp to the real part
+    out["g"] = lambda x: mp.re(g_c(x))
+    crit = {c.name: c for c in sland.critical_points(space="R2")}
+    regime_expr = crit["Theta_min"].condition.lhs          # (p+q-1)(1+2w|w|) > 0 selects the local minima
+    out["theta_min_expr"] = compile_mp(regime_expr, (S.p, S.q, S.w))
+    return out
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """Class and limit of the flow from θ_0 and how they were obtained."""
+
+    limit_class: str
+    limit: tuple
+    reason: str
+
+
+def _tol(dps: int) -> mp.mpf:
+    return mp.mpf(10) ** (-(dps - 5))
+
+
+def _sign_tol(x, tol) -> int:
+    return 0 if abs(x) <= tol else (1 if x > 0 else -1)
+
+
+def _regime(p, q) -> int:
+    s = Fraction(p) + Fraction(q) - 1
+    if s == 0:
+        raise TheoremsDoNotApply("Thms 2 and 8 assume p+q != 1; at p+q = 1 they make no prediction")
+    return 1 if s > 0 else -1
+
+
+def critical_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | None:
+    """The class (Thm 1) of the critical set that θ lies on within the tolerances, else None."""
+    d = _derived()
+    e_, w_ = theta
+    if abs(flow.A(theta) - flow.A_star()) <= tol_A:
+        return "global_min"
+    if abs(e_) <= tol_e:
+        if abs(w_ - d["w_sad"]()) <= tol_sad:
+            return "saddle"
+        p, q = flow._pq()
+        return "local_min" if d["theta_min_expr"](p, q, w_) > 0 else "local_max"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. the theorems' basin sets
+# ---------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _compiled_conditions(regime: str, g: sp.Expr | None = None):
+    out = []
+    for b in sbasins.basins(regime, g):
+        pieces = None if b.pieces is None else [[(compile_mp(ex, (S.e, S.w)), op) for ex, op in pc.conditions]
+                                                for pc in b.pieces]
+        out.append((b.name, b.limit_class, pieces))
+    return out
+
+
+_OPS = {"<": lambda s: s < 0, ">": lambda s: s > 0, "==": lambda s: s == 0, "<=": lambda s: s <= 0,
+        ">=": lambda s: s >= 0}
+
+
+def _holds(conds, e_, w_, tol) -> bool:
+    for fn, op in conds:          # left to right: later conditions may need w < 0
+        if not _OPS[op](_sign_tol(fn(e_, w_), tol)):
+            return False
+    return True
+
+
+def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=None) -> tuple[str, str]:
+    """(basin name, class) of θ_0 by the sets of Thm 2 (p+q > 1) or Thm 8 (p+q < 1).
+
+    "== 0" holds within 10^-(dps-5) at dps + GUARD digits (a start computed at dps on I_sad counts
+    as on it). `regime` overrides p+q; `g` replaces the derived g(w) (the proof checks pass the paper's
+    printed g and its negative control)."""
+    regime = regime or ("p+q>1" if _regime(p, q) > 0 else "p+q<1")
+    return _classify(_compiled_conditions(regime, g), theta0, dps)
+
+
+def _classify(compiled, theta0, dps):
+    with mp.workdps(dps + GUARD):
+        e_, w_ = (mpf_exact(x) for x in theta0)
+        tol = _tol(dps)
+        for name, cls, pieces in compiled:
+            if pieces is None or any(_holds(pc, e_, w_, tol) for pc in pieces):
+                return name, cls
+    raise AssertionError("basins do not cover the plane")
+
+
+def in_I_common(theta0, dps: int = 50, g=None) -> bool:
+    """θ_0 ∈ I_common = {w < 0, |e| > g(w)} (g: override of the derived g, for the proof checks)."""
+    conds = [(compile_mp(ex, (S.e, S.w)), op) for ex, op in sbasins.I_common(g).conditions]
+    with mp.workdps(dps + GUARD):
+        return _holds(conds, *(mpf_exact(x) for x in theta0), _tol(dps))
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. the analytic predictor: contour ∩ critical set, in the direction of the flow
+# ---------------------------------------------------------------------------------------------
+
+def _root(fn, a, b):
+    """Root of fn in the bracket [a, b] (fn(a), fn(b) of opposite signs or zero), verified."""
+    fa, fb = fn(a), fn(b)
+    if fa == 0:
+        return a
+    if fb == 0:
+        return b
+    if (fa > 0) == (fb > 0):
+        raise ArithmeticError("no sign change in bracket")
+    # bisection down to a short bracket, then a verified secant-type solver
+    for _ in range(60):
+        m = (a + b) / 2
+        fm = fn(m)
+        if fm == 0:
+            return m
+        if (fm > 0) == (fa > 0):
+            a, fa = m, fm
+        else:
+            b, fb = m, fm
+    return mp.findroot(fn, (a, b), solver="anderson")
+
+
+def _w_axis_end(f, E0, w0, w_sad, half, side):
+    """The end of the contour's w-range on the w-axis: the root of f(w) = E0 on the monotone piece."""
+    h = lambda x: f(x) - E0       # noqa: E731
+    if half == "w>0":                      # f decreasing: f(w0) <= E0, root below w0
+        lo = w0 / 2
+        while h(lo) <= 0:
+            lo /= 2
+        return _root(h, lo, w0)
+    if side == "right":                    # w2 in (w_sad, w0]
+        return _root(h, w_sad, w0)
+    return _root(h, w0, w_sad)             # w1 in [w0, w_sad)
+
+
+def predict(p, q, theta0, dps: int = 50) -> Prediction:
+    r"""Analytic limit of the gradient flow from θ_0 (see module docstring); p + q != 1.
+
+    Inputs exact (Fraction, str) or mpf; the limit is returned as mpf at dps + GUARD digits.
+    """
+    reg = _regime(p, q)
+    d = _derived()
+    fl = ReducedFlow(p, q)
+    with mp.workdps(dps + GUARD):
+        tol = _tol(dps)
+        e0, w0 = (mpf_exact(x) for x in theta0)
+        w_sad, E_sad = d["w_sad"](), d["E_sad"]()
+        A_star = fl.A_star()
+        pq = fl._pq()
+        if e0 == 0:                         # the w-axis consists of critical points (Thm 1)
+            cls = critical_class(fl, (e0, w0), tol_e=tol, tol_sad=tol, tol_A=mp.mpf(0))
+            return Prediction(cls, (e0, w0), "start on the w-axis: a critical point, the flow stays")
+        A0 = fl.A((e0, w0))
+        G1 = fl.G_prime(A0)
+        if _sign_tol(A0 - A_star, tol) == 0:
+            return Prediction("global_min", (e0, w0), "start on Theta*: a critical point")
+        if w0 == 0:                         # the e-axis is invariant (Lemma 9): 1-D flow of |e|
+            shrink = G1 > 0                 # d|e|/dt = -2|e| G'(e^2)
+            if A_star > 0 and ((shrink and A_star < e0**2) or (not shrink and A_star > e0**2)):
+                return Prediction("global_min", (mp.sign(e0) * mp.sqrt(A_star), mp.mpf(0)),
+                                  "e-axis is invariant; |e| moves monotonically to the point of Theta* on it")
+            if not shrink:
+                raise AssertionError("e-axis flow moves outward with no critical point ahead")
+            cls = "local_min" if reg > 0 else "local_max"
+            return Prediction(cls, (mp.mpf(0), mp.mpf(0)), "e-axis is invariant; |e| decreases to the origin")
+        half = "w>0" if w0 > 0 else "w<0"
+        f = d[f"f_{half}"]
+        E0 = fl.energy((e0, w0))
+        direction = 1 if G1 < 0 else -1     # sign of dw/dt = -G'(A) 4 e^2 |w|
+        s_e = mp.sign(e0)
+        e_of = lambda x: s_e * mp.sqrt(max(E0 - f(x), mp.mpf(0)))       # noqa: E731  the contour, e-sign kept
+        h = lambda x: fl.A((e_of(x), x)) - A_star                        # noqa: E731  Theta* crossing
+        # the end of the curve in the direction of motion
+        end, end_kind = None, None
+        if half == "w>0":
+            if direction < 0:
+                end, end_kind = _w_axis_end(f, E0, w0, w_sad, half, None), "axis"
+        else:
+            level = _sign_tol(E0 - E_sad, tol)
+            side = "left" if w0 < w_sad else "right"
+            if level < 0:
+                if (side == "left" and direction > 0) or (side == "right" and direction < 0):
+                    end, end_kind = _w_axis_end(f, E0, w0, w_sad, half, side), "axis"
+            elif level == 0:
+                if (side == "left" and direction > 0) or (side == "right" and direction < 0):
+                    end, end_kind = w_sad, "saddle"
+        if end is not None:
+            h_end = -A_star                  # A = 0 where the curve meets the w-axis
+            if (h(w0) > 0) != (h_end > 0):
+                w_r = _root(h, *sorted((w0, end)))
+                return Prediction("global_min", (e_of(w_r), w_r),
+                                  "contour meets Theta* before the w-axis in the direction of the flow")
+            if end_kind == "saddle":
+                return Prediction("saddle", (mp.mpf(0), w_sad), "contour E = E_sad runs into the saddle")
+            cls = critical_class(fl, (mp.mpf(0), end), tol_e=tol, tol_sad=tol, tol_A=mp.mpf(0))
+            return Prediction(cls, (mp.mpf(0), end), "contour ends on the w-axis at f(w) = E0 (Lemma 12)")
+        # unbounded direction (w -> +inf, -inf, or 0^-): Theta* must be met on the way (Lemma 10)
+        x, hx = w0, h(w0)
+        for _ in range(400):
+            nxt = x * 2 if (direction > 0) == (x > 0) else x / 2
+            hn = h(nxt)
+            if (hn > 0) != (hx > 0):
+                w_r = _root(h, *sorted((x, nxt)))
+                return Prediction("global_min", (e_of(w_r), w_r), "contour meets Theta* in the direction of the flow")
+            x, hx = nxt, hn
+        raise AssertionError(f"no critical point ahead of {theta0} on its contour: Lemma 10 would fail")
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. integration, and the comparison
+# ---------------------------------------------------------------------------------------------
+
+def integrated_tolerances(dps: int, stationary: bool = False) -> dict:
+    """Tolerances that name the end point of an integrated flow (see numeric.flow): e, saddle, A.
+
+    A flow that converged only passes the degenerate saddle at distance ~10^-(dps/2), so the saddle is
+    recognised within 10^-(dps/4); a *stationary* start (the gradient vanished exactly) did not move and
+    is named at the working precision 10^-(dps-5)."""
+    if stationary:
+        t = _tol(dps)
+        return dict(tol_e=t, tol_sad=t, tol_A=t)
+    return dict(tol_e=mp.mpf(10) ** (-(dps // 2 - 3)), tol_sad=mp.mpf(10) ** (-(dps // 4)),
+                tol_A=mp.mpf(10) ** (-(dps // 2 - 3)))
+
+
+def integrate_class(p, q, theta0, dps: int = 30, **kw):
+    """(class by Thm 1 of the integrated end point or None, FlowResult)."""
+    fl = ReducedFlow(p, q)
+    res = fl.run(theta0, dps=dps, **kw)
+    with mp.workdps(dps + GUARD):
+        cls = (critical_class(fl, res.theta, **integrated_tolerances(dps, res.status == "stationary"))
+               if res.converged else None)
+    return cls, res
+
+
+def compare(p, q, theta0, dps: int = 30, integrate: bool = True, **kw) -> dict:
+    """Theorem basin, predicted (class, limit), integrated (class, limit, t), drift, agreement."""
+    basin, thm_cls = classify_theorem(p, q, theta0, dps=max(dps, 30))
+    pred = predict(p, q, theta0, dps=max(dps, 30))
+    out = {"basin": basin, "theorem_class": thm_cls, "predicted": pred}
+    if integrate:
+        cls, res = integrate_class(p, q, theta0, dps=dps, **kw)
+        with mp.workdps(dps + GUARD):
+            gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
+        out.update(integrated_class=cls, flow=res, limit_gap=gap,
+                   agree=(cls == pred.limit_class == thm_cls))
+    else:
+        out["agree"] = pred.limit_class == thm_cls
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# boundary verification
+# ---------------------------------------------------------------------------------------------
+
+PAIRS = (("9/10", "9/10"), ("1/10", "1/10"), ("3/5", "4/5"), ("1/5", "3/10"))
+
+
+def boundary_starts(p, q, ks=(1, 5, 10, 15, 20), dps: int = 50) -> list[dict]:
+    """Starts at 10^-k on both sides of every boundary of Thm 2/8 and exactly on I_sad and Θmax.
+
+    Boundaries: both branches e = ±g(w) of I_sad (at w = -1/2 if p+q > 1, w = -1 if p+q < 1), the
+    e-axis from both sides (w = ±10^-k, including w -> 0^-), the line w = -1/√2 on the w-axis
+    (critical points, class changes) and at e = 1/4 (no change), the E_sad contour beyond the saddle.
+    """
+    reg = _regime(p, q)
+    d = _derived()
+    rows = []
+    with mp.workdps(dps + GUARD):
+        w_sad = d["w_sad"]()
+        w_b = mp.mpf(-1) / 2 if reg > 0 else mp.mpf(-1)
+        gb = d["g"](w_b)
+        for k in ks:
+            eps = mp.mpf(10) ** (-k)
+            for sgn, branch in ((1, "I_sad e=+g"), (-1, "I_sad e=-g")):
+                rows.append(dict(boundary=branch, side="inside", k=k, theta=(sgn * (gb - eps), w_b)))
+                rows.append(dict(boundary=branch, side="outside", k=k, theta=(sgn * (gb + eps), w_b)))
+            rows.append(dict(boundary="e-axis", side="w>0", k=k, theta=(mp.mpf(1) / 2, eps)))
+            rows.append(dict(boundary="e-axis", side="w<0", k=k, theta=(mp.mpf(1) / 2, -eps)))
+            rows.append(dict(boundary="w=-1/sqrt2, e=0", side="right", k=k, theta=(mp.mpf(0), w_sad + eps)))
+            rows.append(dict(boundary="w=-1/sqrt2, e=0", side="left", k=k, theta=(mp.mpf(0), w_sad - eps)))
+            rows.append(dict(boundary="w=-1/sqrt2, e=1/4", side="right", k=k, theta=(mp.mpf(1) / 4, w_sad + eps)))
+            rows.append(dict(boundary="w=-1/sqrt2, e=1/4", side="left", k=k, theta=(mp.mpf(1) / 4, w_sad - eps)))
+        other = mp.mpf(-1) if reg > 0 else mp.mpf(-1) / 2
+        rows.append(dict(boundary="exactly on I_sad", side="on", k=None, theta=(gb, w_b)))
+        rows.append(dict(boundary="E_sad contour beyond the saddle", side="on", k=None, theta=(d["g"](other), other)))
+        rows.append(dict(boundary="e-axis", side="on", k=None, theta=(mp.mpf(1) / 2, mp.mpf(0))))
+        rows.append(dict(boundary="Theta_max", side="on", k=None,
+                         theta=(mp.mpf(0), mp.mpf(-1) if reg > 0 else mp.mpf(-1) / 4)))
+    return rows
+
+
+def _suite_task(task):
+    p, q, row, integ, dps = task
+    r = compare(p, q, row["theta"], dps=dps, integrate=integ)
+    out = dict(p=p, q=q, **row, basin=r["basin"], theorem=r["theorem_class"],
+               predicted=r["predicted"].limit_class, integrated=r.get("integrated_class"), agree=r["agree"])
+    if integ:
+        out["energy_drift"] = r["flow"].energy_drift
+        out["t"] = r["flow"].t
+        out["status"] = r["flow"].status
+    return out
+
+
+def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_ks=(20,), jobs: int = 1):
+    """Run `boundary_starts` for each (p, q): theorem class, predicted class, and (for k in
+    `integrate_ks` and the exact starts) the integrated class; yields one dict per start, in order.
+    `jobs` > 1 spreads the starts over worker processes (results are identical, order kept)."""
+    tasks = [(p, q, row, row["k"] is None or row["k"] in integrate_ks, dps)
+             for p, q in pairs for row in boundary_starts(p, q, ks, dps)]
+    if jobs <= 1:
+        for t in tasks:
+            yield _suite_task(t)
+        return
+    import multiprocessing as mpr
+    with mpr.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(_suite_task, tasks)
+
+
+# ---------------------------------------------------------------------------------------------
+# report for `l2g flow`
+# ---------------------------------------------------------------------------------------------
+
+def _dec(x, dps) -> str:
+    return mp.nstr(x, dps, min_fixed=-mp.inf, max_fixed=mp.inf) if x != 0 else "0"
+
+
+def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
+    """The JSON contract of `l2g flow`: basin, predicted {class, limit}, integrated {class, limit, t},
+    energy_drift, agree (all numbers as decimal strings with `dps` significant digits)."""
+    theta0 = (Fraction(e0), Fraction(w0))
+    rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "theta0": [str(theta0[0]), str(theta0[1])], "dps": dps}
+    notes = []
+    try:
+        basin, thm_cls = classify_theorem(p, q, theta0, dps=max(dps, 30))
+        pred = predict(p, q, theta0, dps=max(dps, 30))
+    except TheoremsDoNotApply as ex:
+        basin = thm_cls = pred = None
+        notes.append(str(ex))
+    fl = ReducedFlow(p, q)
+    res = fl.run(theta0, dps=dps, progress=progress)
+    with mp.workdps(dps + GUARD):
+        cls = (critical_class(fl, res.theta, **integrated_tolerances(dps, res.status == "stationary"))
+               if (res.converged and pred is not None) else None)
+        rep["basin"] = basin
+        rep["theorem_class"] = thm_cls
+        rep["predicted"] = None if pred is None else {"class": pred.limit_class,
+                                                      "limit": [_dec(x, dps) for x in pred.limit],
+                                                      "reason": pred.reason}
+        rep["integrated"] = {"class": cls, "limit": [_dec(x, dps) for x in res.theta], "t": _dec(res.t, 15),
+                             "status": res.status, "steps": res.steps, "evaluations": res.evals,
+                             "order": res.order}
+        rep["energy_drift"] = None if res.energy_drift is None else mp.nstr(res.energy_drift, 3)
+        if w0 == 0:
+            notes.append("start on the e-axis (w0 = 0): E is undefined there; the e-axis is invariant (Lemma 9)")
+        if pred is not None and res.converged:
+            gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
+            rep["limit_gap"] = mp.nstr(gap, 3)
+            rep["agree"] = bool(cls == pred.limit_class == thm_cls)
+        else:
+            rep["agree"] = None
+            if not res.converged:
+                notes.append(f"integration stopped without converging ({res.status})")
+        if basin == "I_sad" or (pred is not None and pred.limit_class == "saddle"):
+            notes.append("start on I_sad: the saddle is reached only in exact arithmetic; a finite-precision "
+                         "flow passes it at distance ~10^-(dps/2) and is classified within that tolerance")
+    rep["notes"] = notes
+    return rep
+
+
+def flow_report_text(rep: dict) -> str:
+    """Human-readable form of `flow_report`."""
+    lines = [f"p = {rep['p']}, q = {rep['q']}, theta0 = ({rep['theta0'][0]}, {rep['theta0'][1]}), dps = {rep['dps']}"]
+    if rep["predicted"] is not None:
+        lines.append(f"basin (Thm 2/8):   {rep['basin']} -> {rep['theorem_class']}")
+        pl = rep["predicted"]
+        lines.append(f"predicted limit:   {pl['class']} at (e, w) = ({pl['limit'][0]}, {pl['limit'][1]})")
+    it = rep["integrated"]
+    lines.append(f"integrated limit:  {it['class']} at (e, w) = ({it['limit'][0]}, {it['limit'][1]}), "
+                 f"t = {it['t']} ({it['status']}, {it['steps']} steps, order {it['order']})")
+    lines.append(f"energy drift:      {rep['energy_drift']}")
+    if "limit_gap" in rep:
+        lines.append(f"|integrated - predicted| = {rep['limit_gap']}")
+    lines.append(f"agree:             {rep['agree']}")
+    lines += [f"note: {n}" for n in rep["notes"]]
+    return "\n".join(lines)

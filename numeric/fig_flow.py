@@ -1,0 +1,176 @@
+r"""Fig. 1 (a)-(d) of the paper: energy contours, gradient-flow directions, critical loci, saddle
+asymptotes and basins of convergence in R^2 for p = q = 0.9 (p+q > 1) and p = q = 0.1 (p+q < 1).
+
+Grid evaluation uses numpy float64, but only of *derived* expressions (sympy.lambdify of E, g, A,
+grad A, Lemma 5's root and F_A); nothing is retyped. Panels: (a)/(c) contours of E with the flow
+field -grad L (streamlines), (b)/(d) the basins I_min and I* of Thm 2 / Thm 8 shaded, with the
+critical sets of Thm 1 (Θ* dashed, w-axis minima and maxima, the saddle) and e = ±g(w) in yellow.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+
+from local2global.symbolic import _symbols as S
+from local2global.symbolic import bias as sbias, canonical, energy as senergy, landscape as sland
+
+from .plotting import figure, plt
+
+W_RANGE = (-2.5, 2.5)
+E_RANGE = (-2.5, 2.5)
+N_GRID = 401
+COLORS = {"I_min": "#c6dbef", "I_star": "#fdd0a2", "min": "#d62728", "max": "#1f77b4", "star": "#2ca02c",
+          "g": "#e6b800", "saddle": "black", "contour": "#6a51a3", "stream": "0.55"}
+
+
+@lru_cache(maxsize=None)
+def _np_functions():
+    """numpy versions of the derived expressions (lambdify, module numpy)."""
+    ew = (S.e, S.w)
+    Aexpr = canonical.slope_A()
+    opt = sbias.derive_optimal_bias()
+    st = sland.structure()
+    out = {"A": sp.lambdify(ew, Aexpr, "numpy"),
+           "gA": [sp.lambdify(ew, sp.diff(Aexpr, v), "numpy") for v in ew],
+           "u_star": sp.lambdify((S.p, S.q, S.K), opt["u_star"], "numpy"),
+           "u_star_stable": sp.lambdify((S.p, S.q, S.K), opt["u_star_stable"], "numpy"),
+           "G_prime": sp.lambdify((S.p, S.q, S.A, S.c), st["dF"][0], "numpy"),
+           "A_star": sp.lambdify((S.p, S.q), st["A_star"], "numpy"),
+           "g": sp.lambdify(S.w, senergy.g_of_w().subs(S.w_neg, S.w), "numpy"),
+           "E_sad": float(senergy.E_sad()), "w_sad": float(senergy.energy_on_w_axis()["w_sad"])}
+    for lab, wb in senergy.HALF_PLANES.items():
+        out[f"E_{lab}"] = sp.lambdify(ew, senergy.energy(lab).subs(wb, S.w), "numpy")
+    return out
+
+
+def _grid():
+    w = np.linspace(*W_RANGE, N_GRID)
+    e = np.linspace(*E_RANGE, N_GRID)
+    return np.meshgrid(w, e)      # W, E arrays: x = w, y = e (as in the paper: e = ±g(w))
+
+
+def energy_grid(W, Ee):
+    f = _np_functions()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(W > 0, f["E_w>0"](Ee, np.abs(W) + (W <= 0)), f["E_w<0"](Ee, -np.abs(W) - (W >= 0)))
+    return np.ma.masked_where(W == 0, out)
+
+
+def flow_field(p, q, W, Ee):
+    """-grad L = -G'(A) grad A on the grid (float64), c* from the non-cancelling root of Lemma 5."""
+    f = _np_functions()
+    A = f["A"](Ee, W)
+    K = np.exp(A)
+    u = f["u_star"](p, q, K) if p >= q else f["u_star_stable"](p, q, K)
+    G1 = f["G_prime"](p, q, A, np.log(u))
+    return -G1 * f["gA"][1](Ee, W), -G1 * f["gA"][0](Ee, W)     # (dw/dt, de/dt)
+
+
+def _g_curve():
+    f = _np_functions()
+    w = np.linspace(W_RANGE[0], -1e-9, 2000)
+    with np.errstate(invalid="ignore"):
+        g = np.real(f["g"](w.astype(complex)))
+    return w, g
+
+
+def _critical_loci(ax, p, q, W, Ee):
+    f = _np_functions()
+    A_star = f["A_star"](p, q)
+    ax.contour(W, Ee, f["A"](Ee, W) - A_star, levels=[0], colors=COLORS["star"], linewidths=1.6,
+               linestyles="--", zorder=4)
+    w_sad = f["w_sad"]
+    left, right = [W_RANGE[0], w_sad], [w_sad, W_RANGE[1]]
+    mins, maxs = (right, left) if p + q > 1 else (left, right)
+    ax.plot(mins, [0, 0], color=COLORS["min"], lw=2.4, zorder=5, label="local minima (w-axis)")
+    ax.plot(maxs, [0, 0], color=COLORS["max"], lw=2.4, zorder=5, label="local maxima (w-axis)")
+    ax.plot([], [], color=COLORS["star"], lw=1.6, ls="--", label=r"global minima $\Theta_\star$")
+    ax.plot([w_sad], [0], "o", color=COLORS["saddle"], ms=5, zorder=6, label="saddle")
+    wg, g = _g_curve()
+    ax.plot(wg, g, color=COLORS["g"], lw=1.8, zorder=5, label=r"$e=\pm g(w)$")
+    ax.plot(wg, -g, color=COLORS["g"], lw=1.8, zorder=5)
+
+
+def _frame(ax, title):
+    ax.set_xlim(*W_RANGE)
+    ax.set_ylim(*E_RANGE)
+    ax.set_xlabel("$w$")
+    ax.set_ylabel("$e$")
+    ax.set_title(title)
+    ax.set_aspect("equal")
+    ax.axvline(0, color="0.6", lw=0.6, zorder=1)
+
+
+def _energy_panel(p, q, label):
+    W, Ee = _grid()
+    fig, ax = plt.subplots(figsize=(4.2, 5.0))
+    E = energy_grid(W, Ee)
+    levels = np.arange(-6.0, 6.01, 0.5)
+    ax.contour(W, Ee, E, levels=levels, colors=COLORS["contour"], linewidths=0.7, linestyles="solid", zorder=2)
+    ws, es = np.meshgrid(np.linspace(*W_RANGE, 41), np.linspace(*E_RANGE, 41))
+    with np.errstate(all="ignore"):
+        U, V = flow_field(p, q, ws, es)
+    speed = np.hypot(U, V)
+    ax.streamplot(ws, es, U / np.where(speed > 0, speed, 1), V / np.where(speed > 0, speed, 1),
+                  density=0.7, color=COLORS["stream"], linewidth=0.45, arrowsize=0.6, zorder=3)
+    _critical_loci(ax, p, q, W, Ee)
+    ax.plot([], [], color=COLORS["contour"], lw=0.7, label="energy contours $E$")
+    ax.plot([], [], color=COLORS["stream"], lw=0.7, label=r"flow $-\nabla L$")
+    _frame(ax, f"({label}) energy contours and flow, p = q = {p}")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=6, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def basin_grid(p, q, W, Ee):
+    """1 where the start lies in I_min of Thm 2 / Thm 8, 0 where in I* (measure-zero sets ignored)."""
+    f = _np_functions()
+    w_sad = f["w_sad"]
+    with np.errstate(invalid="ignore"):
+        g = np.real(f["g"](np.where(W < 0, W, -1.0).astype(complex)))
+    below = (W < 0) & (np.abs(Ee) < g)
+    if p + q > 1:
+        return ((W >= 0) | (below & (W > w_sad))).astype(float)
+    return (below & (W < w_sad)).astype(float)
+
+
+def _basin_panel(p, q, label):
+    W, Ee = _grid()
+    fig, ax = plt.subplots(figsize=(4.2, 5.0))
+    B = basin_grid(p, q, W, Ee)
+    from matplotlib.colors import ListedColormap
+    ax.pcolormesh(W, Ee, B, cmap=ListedColormap([COLORS["I_star"], COLORS["I_min"]]), vmin=0, vmax=1,
+                  shading="auto", rasterized=True, zorder=0)
+    _critical_loci(ax, p, q, W, Ee)
+    ax.fill_between([], [], color=COLORS["I_min"], label=r"$I_{min}$ (local min)")
+    ax.fill_between([], [], color=COLORS["I_star"], label=r"$I_\star$ (global min)")
+    _frame(ax, f"({label}) basins, p = q = {p} (Thm {'2' if p + q > 1 else '8'})")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=6, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+@figure("fig1a")
+def fig1a():
+    """Fig. 1a: energy contours and flow for p = q = 0.9."""
+    return _energy_panel(0.9, 0.9, "a")
+
+
+@figure("fig1b")
+def fig1b():
+    """Fig. 1b: basins of Thm 2 for p = q = 0.9."""
+    return _basin_panel(0.9, 0.9, "b")
+
+
+@figure("fig1c")
+def fig1c():
+    """Fig. 1c: energy contours and flow for p = q = 0.1."""
+    return _energy_panel(0.1, 0.1, "c")
+
+
+@figure("fig1d")
+def fig1d():
+    """Fig. 1d: basins of Thm 8 for p = q = 0.1."""
+    return _basin_panel(0.1, 0.1, "d")

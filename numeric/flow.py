@@ -1,0 +1,317 @@
+r"""Gradient flow dθ/dt = -∇L(θ) at arbitrary precision (mpmath), in any dimension.
+
+`integrate(grad_fn, theta0, dps=...)` is generic: it knows nothing about the paper. It is an explicit
+Gragg-Bulirsch-Stoer extrapolation method (modified midpoint rule, polynomial extrapolation in h^2,
+step-number sequence n_j = 2j): its coefficients are *computed* (Aitken-Neville), so the same code
+reaches any order at any precision without a transcribed Butcher tableau; the order 2k is chosen
+from the requested tolerance. Steps adapt to a mixed relative/absolute error estimate (the difference
+of the last two extrapolation columns), so the huge time spans of slow convergence near degenerate
+critical points (polynomial approach to a saddle whose Hessian vanishes, rates ~ |1+2w|w|| near it)
+cost a number of steps that grows only logarithmically in time.
+
+Error monitoring: with `energy_fn` (a conserved quantity such as the energy E of Lemma 9) the
+largest deviation |E(θ_n) - E(θ_0)| over the accepted steps is reported as `energy_drift`. With
+`project=True` (and `energy_grad_fn`) every accepted step is followed by a Newton projection back to
+E = E(θ_0); `energy_drift` then reports the per-step integration error *before* projection (the
+error monitor), and the projection keeps the trajectory on its contour, so which critical point the
+flow reaches is decided by the dynamics, not by accumulated drift.
+
+Limit detector: a run stops when the gradient vanishes exactly (a critical start), when |∇L| <=
+`grad_tol`, or when `critical_distance(θ)` (distance to a known critical set) is <= `dist_tol`
+*and not increasing* (so a start next to an unstable critical point is not mistaken for convergence).
+The R^2 problem of the paper is wrapped by `ReducedFlow(p, q)`, whose gradient is G'(A) ∇A with c*
+from `Landscape.c_star` and G' = F_A(A, c*), both derived expressions (no formula retyped here).
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Callable, Sequence
+
+import mpmath as mp
+import sympy as sp
+
+from local2global.symbolic import _symbols as S
+from local2global.symbolic import canonical, energy as senergy, landscape as sland
+
+from ._lambdify import compile_mp, mpf_exact
+from .landscape import Landscape
+
+GUARD = 10   # working digits above the requested dps
+
+
+@dataclass
+class FlowResult:
+    """Outcome of one integration: end point, time, counts, stop status and the error monitors."""
+
+    theta: list
+    t: mp.mpf
+    status: str     # "stationary", "converged_distance", "converged_gradient", "max_steps", "t_max", "unbounded",
+                    # "stalled" (60 rejected steps in a row)
+    steps: int
+    rejected: int
+    evals: int
+    grad_norm: mp.mpf
+    distance: mp.mpf | None = None
+    energy0: mp.mpf | None = None
+    energy_end: mp.mpf | None = None
+    energy_drift: mp.mpf | None = None       # max |E(theta_n) - E0| over accepted steps (before projection)
+    projected: bool = False
+    loss_monotone: bool | None = None
+    order: int = 0
+    max_norm: mp.mpf | None = None            # sup of |theta_n| over accepted steps (Lemma 10: bounded)
+    path: list = field(default_factory=list)
+
+    @property
+    def converged(self) -> bool:
+        return self.status in ("stationary", "converged_distance", "converged_gradient")
+
+
+def _norm(v) -> mp.mpf:
+    return mp.sqrt(mp.fsum(x * x for x in v))
+
+
+def _gbs_step(f, y0, f0, H, k):
+    """One extrapolated midpoint step of size H with k columns: (T_kk, error vector, evals)."""
+    T = []
+    evals = 0
+    for j in range(1, k + 1):
+        n = 2 * j
+        h = H / n
+        z_prev = list(y0)
+        z = [a + h * b for a, b in zip(y0, f0)]
+        for _ in range(n - 1):
+            fz = f(z)
+            evals += 1
+            z_prev, z = z, [a + 2 * h * b for a, b in zip(z_prev, fz)]
+        row = [z]
+        for l in range(1, j):                      # Aitken-Neville in h^2
+            ratio = mp.mpf(n) ** 2 / mp.mpf(2 * (j - l)) ** 2 - 1
+            row.append([a + (a - b) / ratio for a, b in zip(row[l - 1], T[j - 2][l - 1])])
+        T.append(row)
+    best, prev = T[k - 1][k - 1], T[k - 1][k - 2]
+    return best, [a - b for a, b in zip(best, prev)], evals
+
+
+def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int = 30,
+              energy_fn: Callable[[list], mp.mpf] | None = None,
+              energy_grad_fn: Callable[[list], Sequence] | None = None, project: bool = False,
+              critical_distance: Callable[[list], mp.mpf] | None = None, dist_tol=None, grad_tol=None,
+              rtol=None, atol=None, order: int | None = None, t_max=None, max_steps: int = 20000,
+              loss_fn: Callable[[list], mp.mpf] | None = None, record: bool = False,
+              progress: bool = False, norm_max=None) -> FlowResult:
+    r"""Integrate dθ/dt = -grad_fn(θ) from θ_0 (any dimension) at `dps` digits until a limit is detected.
+
+    grad_fn, energy_fn, energy_grad_fn, critical_distance, loss_fn take a list of mpf (the state) and
+    are evaluated at dps + GUARD digits. Defaults: rtol = 10^-(dps/2), atol = 10^-dps, order 2k with
+    k from rtol, grad_tol = 10^-(dps-5), dist_tol = 10^-(dps/2 - 2); with `norm_max` a run whose |θ|
+    exceeds it stops with status "unbounded". Returns a FlowResult whose
+    numbers are mpf at the working precision. Never raises on non-convergence: the status says so.
+    """
+    with mp.workdps(dps + GUARD):
+        y = [mpf_exact(x) for x in theta0]
+        rtol = mp.mpf(10) ** (-(dps // 2)) if rtol is None else mp.mpf(rtol)
+        atol = mp.mpf(10) ** (-dps) if atol is None else mp.mpf(atol)
+        grad_tol = mp.mpf(10) ** (-(dps - 5)) if grad_tol is None else mp.mpf(grad_tol)
+        dist_tol = mp.mpf(10) ** (-(dps // 2 - 2)) if dist_tol is None else mp.mpf(dist_tol)
+        digits = max(4, int(-mp.log10(rtol)))
+        k = order // 2 if order else min(12, max(4, (digits + 3) // 2))
+        f = lambda z: [-g for g in grad_fn(z)]          # noqa: E731  (the flow's vector field)
+        E0 = energy_fn(y) if energy_fn else None
+        drift = mp.mpf(0)
+        L_prev = loss_fn(y) if loss_fn else None
+        monotone = True if loss_fn else None
+        t = mp.mpf(0)
+        f0 = f(y)
+        evals, steps, rejected, consecutive = 1, 0, 0, 0
+        path = [(t, list(y))] if record else []
+        gnorm = _norm(f0)
+        dist = critical_distance(y) if critical_distance else None
+        max_norm = _norm(y)
+
+        def result(status):
+            return FlowResult(theta=y, t=t, status=status, steps=steps, rejected=rejected, evals=evals,
+                              grad_norm=gnorm, distance=dist, energy0=E0,
+                              energy_end=energy_fn(y) if energy_fn else None,
+                              energy_drift=drift if energy_fn else None, projected=bool(project and energy_fn),
+                              loss_monotone=monotone, order=2 * k, max_norm=max_norm, path=path)
+
+        if gnorm == 0:
+            return result("stationary")
+        scale = max(abs(x) for x in y) + atol
+        H = min(mp.mpf(1), mp.mpf(1) / 10 * scale / gnorm)
+        bar = None
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=None, unit="step", delay=2.0, file=sys.stderr, leave=False)
+        try:
+            while True:
+                if steps >= max_steps:
+                    return result("max_steps")
+                if t_max is not None and t >= t_max:
+                    return result("t_max")
+                y1, err_vec, ev = _gbs_step(f, y, f0, H, k)
+                evals += ev
+                err = max(abs(d) / (atol + rtol * max(abs(a), abs(b))) for d, a, b in zip(err_vec, y, y1))
+                if err > 1 or not all(mp.isfinite(x) for x in y1):
+                    rejected += 1
+                    consecutive += 1
+                    if consecutive > 60:          # step size collapsed: a singularity ahead (e.g. blow-up)
+                        return result("stalled")
+                    H = H * max(mp.mpf(1) / 5, mp.mpf(9) / 10 * (err ** (-mp.mpf(1) / (2 * k - 1)) if mp.isfinite(err) and err > 0 else mp.mpf(1) / 5))
+                    continue
+                t += H
+                steps += 1
+                consecutive = 0
+                if energy_fn:
+                    drift = max(drift, abs(energy_fn(y1) - E0) if not project else drift + abs(energy_fn(y1) - energy_fn(y)))
+                    if project and energy_grad_fn:
+                        y1 = _project(y1, energy_fn, energy_grad_fn, E0, atol)
+                y = y1
+                max_norm = max(max_norm, _norm(y))
+                f0 = f(y)
+                evals += 1
+                gnorm = _norm(f0)
+                if loss_fn:
+                    L_now = loss_fn(y)
+                    if L_now > L_prev + mp.mpf(10) ** (-dps) * (1 + abs(L_prev)):
+                        monotone = False
+                    L_prev = L_now
+                if record:
+                    path.append((t, list(y)))
+                if bar is not None:
+                    bar.update(1)
+                fac = mp.mpf(9) / 10 * (err ** (-mp.mpf(1) / (2 * k - 1)) if err > 0 else mp.mpf(5))
+                H = H * min(mp.mpf(5), max(mp.mpf(1) / 5, fac))
+                if gnorm == 0:
+                    return result("stationary")
+                if norm_max is not None and max_norm > norm_max:
+                    return result("unbounded")
+                if critical_distance:
+                    d_new = critical_distance(y)
+                    if d_new <= dist_tol and d_new <= dist:
+                        dist = d_new
+                        return result("converged_distance")
+                    dist = d_new
+                if gnorm <= grad_tol:
+                    return result("converged_gradient")
+        finally:
+            if bar is not None:
+                bar.close()
+
+
+def _project(y, energy_fn, energy_grad_fn, E0, atol, iterations: int = 3):
+    """Newton projection onto {E = E0} along grad E; skipped where |grad E| is too small to be safe."""
+    for _ in range(iterations):
+        r = energy_fn(y) - E0
+        if r == 0:
+            break
+        g = energy_grad_fn(y)
+        g2 = mp.fsum(x * x for x in g)
+        if g2 <= atol:       # next to a critical point of E (the saddle): leave the step as integrated
+            break
+        y = [a - r * b / g2 for a, b in zip(y, g)]
+    return y
+
+
+# ---------------------------------------------------------------------------------------------
+# The paper's R^2 flow
+# ---------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _compiled_R2():
+    """Derived expressions for the R^2 flow: G'(A) = F_A(A, c), grad A, E and grad E per half-plane."""
+    Aexpr = canonical.slope_A()
+    ew = (S.e, S.w)
+    st = sland.structure()
+    out = {
+        "A": compile_mp(Aexpr, ew),
+        "G_prime": compile_mp(st["dF"][0], (S.p, S.q, S.A, S.c)),
+        "grad_A": compile_mp(sp.Matrix([sp.diff(Aexpr, v) for v in ew]), ew),
+        "A_star": compile_mp(st["A_star"], (S.p, S.q)),
+    }
+    for lab, wb in senergy.HALF_PLANES.items():
+        Eb = senergy.energy(lab).subs(wb, S.w)
+        out[f"E_{lab}"] = compile_mp(Eb, ew)
+        out[f"dE_{lab}"] = (compile_mp(sp.diff(Eb, S.e), ew), compile_mp(sp.diff(Eb, S.w), ew))
+    gA = sp.Matrix([sp.diff(Aexpr, v) for v in ew])
+    out["grad_A_list"] = (compile_mp(gA[0], ew), compile_mp(gA[1], ew))
+    return out
+
+
+class ReducedFlow:
+    r"""The gradient flow of the reduced loss L(e, w) = G(A(e, w)) of chain (p, q) (Sec. 4).
+
+    ∇L = G'(A) ∇A (chain rule; `landscape.structure`), with c*(A) from `Landscape(p, q).c_star` (the
+    non-cancelling root of Lemma 5) and G'(A) = F_A(A, c*(A)). `energy` is the derived E (Eq. 11),
+    None on the e-axis. p, q exact in (0, 1).
+    """
+
+    def __init__(self, p, q):
+        self.landscape = Landscape(p, q)
+        self.p_exact, self.q_exact = p, q
+
+    @cached_property
+    def _fn(self):
+        return _compiled_R2()
+
+    def _pq(self):
+        prec = mp.mp.prec
+        cache = self.__dict__.setdefault("_pq_cache", {})
+        if prec not in cache:
+            cache[prec] = (mpf_exact(self.p_exact), mpf_exact(self.q_exact))
+        return cache[prec]
+
+    def A(self, theta) -> mp.mpf:
+        return self._fn["A"](theta[0], theta[1])
+
+    def A_star(self) -> mp.mpf:
+        return self._fn["A_star"](*self._pq())
+
+    def G_prime(self, Aval) -> mp.mpf:
+        p, q = self._pq()
+        return self._fn["G_prime"](p, q, Aval, self.landscape.c_star(Aval))
+
+    def grad_A(self, theta) -> list:
+        ga, gb = self._fn["grad_A_list"]
+        return [ga(theta[0], theta[1]), gb(theta[0], theta[1])]
+
+    def grad(self, theta) -> list:
+        """∇L(e, w) = G'(A) ∇A."""
+        G1 = self.G_prime(self.A(theta))
+        return [G1 * g for g in self.grad_A(theta)]
+
+    def loss(self, theta) -> mp.mpf:
+        return self.landscape.G_parts(self.A(theta))[0]
+
+    def energy(self, theta) -> mp.mpf | None:
+        """E(e, w) (Eq. 11, derived); None on the e-axis where it is undefined."""
+        w_ = theta[1]
+        if w_ == 0:
+            return None
+        return self._fn["E_w>0" if w_ > 0 else "E_w<0"](theta[0], w_)
+
+    def energy_grad(self, theta) -> list:
+        de, dw = self._fn["dE_w>0" if theta[1] > 0 else "dE_w<0"]
+        return [de(theta[0], theta[1]), dw(theta[0], theta[1])]
+
+    def critical_distance(self, theta) -> mp.mpf:
+        r"""Distance-like measure to the critical set of Thm 1: min(|e|, |A - A*| / |∇A|)."""
+        gA = _norm(self.grad_A(theta))
+        dA = abs(self.A(theta) - self.A_star()) / gA if gA != 0 else mp.inf
+        return min(abs(theta[0]), dA)
+
+    def run(self, theta0, *, dps: int = 30, project: bool | None = None, record: bool = False,
+            progress: bool = False, max_steps: int = 20000, loss: bool = False, **kw) -> FlowResult:
+        """Integrate from θ_0 with the energy monitor (projection on by default off the e-axis)."""
+        with mp.workdps(dps + GUARD):
+            th = [mpf_exact(x) for x in theta0]
+        on_axis = th[1] == 0
+        if project is None:
+            project = not on_axis
+        return integrate(self.grad, th, dps=dps,
+                         energy_fn=None if on_axis else self.energy,
+                         energy_grad_fn=None if on_axis else self.energy_grad, project=project and not on_axis,
+                         critical_distance=self.critical_distance, record=record, progress=progress,
+                         max_steps=max_steps, loss_fn=self.loss if loss else None, **kw)

@@ -1,0 +1,89 @@
+"""Figure registry and deterministic saving (used by `l2g figures`).
+
+A figure producer is a function returning a matplotlib Figure, registered with `@figure("fig1a")` in a
+module `local2global.numeric.fig_*` (discovered with pkgutil). `save` writes PDF and PNG with the Agg
+backend, a fixed size/dpi and no metadata that changes from run to run, so two runs are byte-identical.
+"""
+from __future__ import annotations
+
+import importlib
+import io
+import os
+import pkgutil
+import tempfile
+from typing import Callable
+
+import matplotlib
+
+matplotlib.use("Agg")          # no display; also the only backend whose PNG output we pin down
+import matplotlib.pyplot as plt  # noqa: E402
+
+FIGURES: dict[str, Callable[[], "matplotlib.figure.Figure"]] = {}
+DPI = 150
+#: style fixed here (not from the user's matplotlibrc) so output does not depend on the machine
+STYLE = {"svg.hashsalt": "local2global", "pdf.fonttype": 42, "font.family": "DejaVu Sans", "font.size": 9,
+         "axes.titlesize": 9, "figure.dpi": DPI, "savefig.dpi": DPI, "path.simplify": True}
+PDF_META = {"CreationDate": None, "Creator": None, "Producer": None, "ModDate": None}
+PNG_META = {"Software": None}
+
+
+def figure(name: str):
+    """Register a figure producer under `name` (file stem of the outputs)."""
+    def deco(fn):
+        if name in FIGURES and FIGURES[name] is not fn:
+            raise ValueError(f"figure {name!r} registered twice")
+        FIGURES[name] = fn
+        return fn
+    return deco
+
+
+def discover() -> dict:
+    """Import every `local2global.numeric.fig_*` module (registration happens at import)."""
+    from local2global import numeric
+    for m in sorted(pkgutil.iter_modules(numeric.__path__), key=lambda m: m.name):
+        if m.name.startswith("fig_"):
+            importlib.import_module(f"{numeric.__name__}.{m.name}")
+    return dict(sorted(FIGURES.items()))
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)      # mkstemp creates 0600; outputs are ordinary files
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def save(fig, out_dir: str, name: str) -> list[str]:
+    """Write `name`.pdf and `name`.png into out_dir (deterministic bytes); returns the paths."""
+    paths = []
+    for ext, meta in (("pdf", PDF_META), ("png", PNG_META)):
+        buf = io.BytesIO()
+        with matplotlib.rc_context(STYLE):
+            fig.savefig(buf, format=ext, metadata=meta, dpi=DPI)
+        path = os.path.join(out_dir, f"{name}.{ext}")
+        _atomic_write(path, buf.getvalue())
+        paths.append(path)
+    plt.close(fig)
+    return paths
+
+
+def render(out_dir: str, names=None) -> list[str]:
+    """Produce and save the registered figures (all, or those in `names`)."""
+    figs = discover()
+    chosen = figs if not names else {n: figs[n] for n in names}
+    paths = []
+    for name, fn in chosen.items():
+        with matplotlib.rc_context(STYLE):
+            fig = fn()
+        paths += save(fig, out_dir, name)
+    return paths

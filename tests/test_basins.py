@@ -1,0 +1,139 @@
+"""Basins of Thms 2 and 8: theorem sets vs analytic predictor vs integration, boundaries, Gaussian
+probabilities, and the flow claims with their negative controls."""
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import mpmath as mp
+import pytest
+
+from local2global.cli import main
+from local2global.numeric import basins as nb
+from local2global.numeric import gaussian
+from local2global.proofs import REGISTRY, Context, run_claim
+from local2global.proofs import claims_20_flow
+
+P9 = (Fraction(9, 10), Fraction(9, 10))
+P1 = (Fraction(1, 10), Fraction(1, 10))
+PAIRS = (P9, P1, (Fraction(3, 5), Fraction(4, 5)), (Fraction(1, 5), Fraction(3, 10)))
+
+
+@pytest.mark.parametrize("pq", PAIRS, ids=lambda pq: f"p={pq[0]},q={pq[1]}")
+def test_predictor_agrees_with_theorem_sets_on_random_starts(pq):
+    rng = random.Random(11)
+    for _ in range(25):
+        th = (Fraction(rng.randint(-250, 250), 100), Fraction(rng.randint(-250, 250), 100))
+        _, cls = nb.classify_theorem(*pq, th, dps=30)
+        assert nb.predict(*pq, th, dps=30).limit_class == cls, th
+
+
+# the theorem's statement, side by side: (regime, boundary, side) -> class of the limit
+EXPECTED = {
+    ("gt", "I_sad e=+g", "inside"): "local_min", ("gt", "I_sad e=+g", "outside"): "global_min",
+    ("gt", "I_sad e=-g", "inside"): "local_min", ("gt", "I_sad e=-g", "outside"): "global_min",
+    ("gt", "e-axis", "w>0"): "local_min", ("gt", "e-axis", "w<0"): "local_min",
+    ("gt", "w=-1/sqrt2, e=0", "right"): "local_min", ("gt", "w=-1/sqrt2, e=0", "left"): "local_max",
+    ("gt", "w=-1/sqrt2, e=1/4", "right"): "global_min", ("gt", "w=-1/sqrt2, e=1/4", "left"): "global_min",
+    ("lt", "I_sad e=+g", "inside"): "local_min", ("lt", "I_sad e=+g", "outside"): "global_min",
+    ("lt", "I_sad e=-g", "inside"): "local_min", ("lt", "I_sad e=-g", "outside"): "global_min",
+    ("lt", "e-axis", "w>0"): "global_min", ("lt", "e-axis", "w<0"): "global_min",
+    ("lt", "w=-1/sqrt2, e=0", "right"): "local_max", ("lt", "w=-1/sqrt2, e=0", "left"): "local_min",
+    ("lt", "w=-1/sqrt2, e=1/4", "right"): "global_min", ("lt", "w=-1/sqrt2, e=1/4", "left"): "global_min",
+    ("gt", "exactly on I_sad", "on"): "saddle", ("lt", "exactly on I_sad", "on"): "saddle",
+    ("gt", "E_sad contour beyond the saddle", "on"): "global_min",
+    ("lt", "E_sad contour beyond the saddle", "on"): "global_min",
+    ("gt", "e-axis", "on"): "local_min", ("lt", "e-axis", "on"): "global_min",
+    ("gt", "Theta_max", "on"): "local_max", ("lt", "Theta_max", "on"): "local_max",
+}
+
+
+@pytest.mark.parametrize("pq", PAIRS, ids=lambda pq: f"p={pq[0]},q={pq[1]}")
+def test_predicted_class_is_right_on_both_sides_of_every_boundary_down_to_1e_minus_20(pq):
+    reg = "gt" if sum(pq) > 1 else "lt"
+    rows = nb.boundary_starts(*pq, ks=(1, 20), dps=50)
+    for row in rows:
+        _, thm = nb.classify_theorem(*pq, row["theta"], dps=50)
+        pred = nb.predict(*pq, row["theta"], dps=50).limit_class
+        want = EXPECTED[(reg, row["boundary"], row["side"])]
+        assert thm == pred == want, (row["boundary"], row["side"], row["k"])
+
+
+def test_integrated_flow_agrees_on_both_sides_of_I_sad_at_1e_minus_10():
+    w_b = Fraction(-1, 2)
+    with mp.workdps(60):
+        g = nb._derived()["g"](mp.mpf(w_b.numerator) / w_b.denominator)
+        for side, delta, want in (("inside", -1, "local_min"), ("outside", 1, "global_min")):
+            th = (g + delta * mp.mpf(10) ** -10, w_b)
+            cls, res = nb.integrate_class(*P9, th, dps=30)
+            assert cls == want and res.converged, side
+
+
+def test_start_exactly_on_I_sad_flows_to_the_saddle_at_50_digits():
+    with mp.workdps(60):
+        th = (nb._derived()["g"](mp.mpf(-1) / 2), mp.mpf(-1) / 2)
+    cls, res = nb.integrate_class(*P9, th, dps=50)
+    assert cls == "saddle"
+
+
+def test_I_common_lies_in_the_global_basin_for_both_regimes():
+    rng = random.Random(5)
+    n = 0
+    for _ in range(40):
+        th = (Fraction(rng.randint(-250, 250), 100), Fraction(rng.randint(-250, -1), 100))
+        if nb.in_I_common(th, dps=30):
+            n += 1
+            for pq in PAIRS:
+                assert nb.predict(*pq, th, dps=30).limit_class == "global_min"
+    assert n > 5
+
+
+def test_gaussian_probabilities_sum_to_one_with_30_digits():
+    pr = gaussian.basin_probabilities(*P9, Fraction(1, 50), dps=40)
+    assert abs(pr["sum_minus_1"]) < mp.mpf(10) ** -35
+    assert pr["global_min"] < mp.mpf(10) ** -150       # P(I*) is astronomically small at sigma = 0.02
+
+
+@pytest.mark.parametrize("pq", (P9, P1), ids=("p+q>1", "p+q<1"))
+def test_gaussian_probability_matches_seeded_monte_carlo(pq):
+    sigma = Fraction(1)
+    pr = gaussian.basin_probabilities(*pq, sigma, dps=30)
+    mc = gaussian.monte_carlo(*pq, sigma, n=300, seed=1, integrate=1, dps=20)
+    f = mc["fractions"]["local_min"]
+    est = float(f)
+    se = (max(est * (1 - est), 1 / 300) / 300) ** 0.5
+    assert abs(est - float(pr["local_min"])) < 4 * se
+    assert mc["disagree_predictor"] == 0 and mc["disagree_integrated"] == 0
+
+
+def test_gaussian_high_probability_statement_for_small_sigma():
+    # sigma^2 << 1/sqrt2: local minimum w.h.p. for p+q > 1, global minimum w.h.p. for p+q < 1
+    assert gaussian.basin_probabilities(*P9, Fraction(1, 10), dps=30)["local_min"] > mp.mpf("0.999")
+    assert gaussian.basin_probabilities(*P1, Fraction(1, 10), dps=30)["global_min"] > mp.mpf("0.999")
+
+
+def test_l2g_prob_json_contract(capsys):
+    code = main(["prob", "--p", "0.9", "--q", "0.9", "--sigma", "0.02", "--dps", "35", "--json"])
+    out, _ = capsys.readouterr()
+    rep = json.loads(out)
+    assert code == 0 and set(rep) >= {"local_min", "global_min", "saddle", "local_max"}
+    assert all(isinstance(rep[k], str) for k in ("local_min", "global_min"))
+    assert len(rep["global_min"].split("e")[0].replace(".", "").lstrip("0")) >= 30
+
+
+def test_l2g_prob_rejects_p_plus_q_equal_one_and_bad_sigma(capsys):
+    assert main(["prob", "--p", "0.5", "--q", "0.5", "--sigma", "1"]) == 2
+    assert main(["prob", "--p", "0.9", "--q", "0.9", "--sigma", "-1"]) == 2
+    _, err = capsys.readouterr()
+    assert len(err.strip().splitlines()) == 2
+
+
+FLOW_CLAIMS = sorted(cid for cid, c in REGISTRY.items() if c.check.__module__ == claims_20_flow.__name__)
+
+
+@pytest.mark.parametrize("cid", FLOW_CLAIMS)
+def test_flow_claim_is_verified_and_its_negative_control_rejected(cid):
+    rec = run_claim(REGISTRY[cid], Context(dps=50, points=20))
+    assert rec.status in ("verified", "erratum"), rec.evidence
+    assert rec.control.startswith("rejected"), rec.control
