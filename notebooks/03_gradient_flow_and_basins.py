@@ -23,6 +23,7 @@
 import matplotlib.pyplot as plt
 import mpmath as mp
 import numpy as np
+import sympy as sp
 from IPython.display import Math, display
 
 from local2global.numeric import engine
@@ -48,7 +49,7 @@ for name in ("E_w>0", "E_w<0"):
 
 # %%
 for p, q in (("9/10", "9/10"), ("1/10", "1/10")):
-    regime = basins.regime_of(p, q)
+    regime = "p+q>1" if sp.Rational(p) + sp.Rational(q) > 1 else "p+q<1"
     sets = basins.basin_sets(regime)
     print(f"--- p = {p}, q = {q}: {regime} ({sets.ref})")
     for name, condition in sets.expressions.items():

@@ -1,0 +1,554 @@
+r"""Claims of Sec. 4.1, App. G and N: the attention scalar a (Eq. 39-42, Lemmas 13-16, Thms 3, 9, 10, 11)
+and our classification of Theta_station (left open by Remark 5).
+
+`printed` is the paper's statement as quoted (or reconstructed, formula sheet §7); `mutant` an
+altered statement that the same check must reject. Numeric checks share a few cached flows
+(`_flows`) so the whole module runs in a few seconds.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import zlib
+from fractions import Fraction
+from functools import lru_cache
+
+import mpmath as mp
+import sympy as sp
+
+from local2global.numeric import attention as natt
+from local2global.numeric._lambdify import compile_mp, mpf_exact
+from local2global.symbolic import _symbols as S
+from local2global.symbolic import attention as satt
+from local2global.symbolic import bias, canonical, landscape
+from local2global.symbolic.markov import MarkovChain
+
+from ._checks import identity, matrix_identity, rational_in
+from ._registry import Outcome, claim
+
+p, q, e, w, a, b, X = S.p, S.q, S.e, S.w, S.a, S.b, S.X
+CH = MarkovChain()
+pi0, pi1 = CH.stationary
+absw = sp.Abs(w)
+s_ = 1 + a * e**2
+t_ = 1 + 2 * w * absw
+A_printed = e**2 * s_ * t_
+A_STAR = sp.log((1 - p) * (1 - q) / (p * q))
+REGIME = (p + q - 1) * t_
+SECTION = "attention"
+
+
+def _sampled(expr_list, ctx, key, branches, n=None, restrict=None):
+    """max |expr| over random rational points on each branch, each expression compiled once (fast path)."""
+    n = n or ctx.points
+    rng = random.Random(zlib.crc32(key.encode()))
+    worst = mp.mpf(0)
+    count = 0
+    for lab, sub in branches.items():
+        exprs = [sp.sympify(x).subs(sub) for x in expr_list]
+        free = sorted(set().union(*[x.free_symbols for x in exprs]), key=lambda s: s.name)
+        fns = [compile_mp(x, tuple(free)) for x in exprs]
+        got = 0
+        while got < n:
+            pt = {}
+            for sym in free:
+                lo, hi = {"p": (0, 1), "q": (0, 1), "s": (0, 3)}.get(sym.name, (-2, 2))
+                sign = 1 if sym.is_positive else (-1 if sym.is_negative else None)
+                if sign == -1:
+                    lo, hi = (-hi, 0) if sym.name == "s" else (lo, 0)
+                if sign == 1:
+                    lo = max(lo, 0)
+                pt[sym] = rational_in(rng, lo, hi, sign)
+            if restrict is not None and not restrict(pt):
+                continue
+            got += 1
+            with mp.workdps(ctx.dps + 25):
+                args = [mp.mpf(v.p) / v.q for v in pt.values()]
+                for f in fns:
+                    worst = max(worst, abs(f(*args)))
+            count += 1
+    ok = worst < mp.mpf(10) ** (-(ctx.dps - 10))
+    return Outcome(bool(ok), f"sampled: {count} random rational points at {ctx.dps} digits on {len(branches)} branch(es)",
+                   f"max |residual| = {mp.nstr(worst, 3)} (tolerance 1e-{ctx.dps - 10})")
+
+
+# --- Eq. 39-41: attention output and logit, computed from the transformer ---------------------------
+
+@claim("eq39.attention_output", ref="Eq. 39-40", title="Linear attention multiplies the embedding by 1 + ae^2",
+       statement=r"$y_n = e(1 + ae^2)(x_n - \tfrac12)\alpha$ with $a = \kappa\langle v, \alpha\rangle/(4\sqrt d)$, "
+                 r"because $(x_i - \tfrac12)^2 = \tfrac14$.",
+       printed=lambda: 1 + a * e**2, mutant=lambda: 1 + 4 * a * e**2, section=SECTION)
+def _att_output(form, ctx):
+    derived = satt.derive_attention_output()["gain"]
+    o = identity(derived, form, ctx, "eq39")
+    return Outcome(o.ok, "symbolic", f"gain computed from W_Q, W_K, W_V on all bit sequences of length 1..3, "
+                   f"d in 1..2, every alpha and sign of e equals the form: {o.evidence}")
+
+
+@claim("eq41.logit", ref="Eq. 41", title="Canonical logit with attention",
+       statement=r"$\mathrm{logit}_X = e^2[(X - \tfrac12)(1 + ae^2)(1 + 2w|w|) + w|w(1 + ae^2)|] + b$.",
+       printed=lambda: e**2 * ((X - sp.Rational(1, 2)) * s_ * t_ + w * sp.Abs(w * s_)) + b,
+       mutant=lambda: e**2 * ((X - sp.Rational(1, 2)) * s_ * t_ + w * absw * s_) + b,
+       uses=("eq39.attention_output",), section=SECTION)
+def _logit(form, ctx):
+    derived = satt.logit(X)
+    o = identity(derived, form, ctx, "eq41", branches=satt.ATT_BRANCHES)
+    return Outcome(o.ok, o.method, f"transformer logit (d in 1..2, every alpha, every sign of e, w, 1+ae^2) vs the "
+                   f"form: {o.evidence}")
+
+
+@claim("eq41.slope", ref="Lemma 13 (z1 - z2)", title="The logit slope with attention",
+       statement=r"$z_1 - z_2 = e^2(1 + ae^2)(1 + 2w|w|) =: A(e, w, a)$; at $a = 0$ it is Eq. 3's $e^2(1+2w|w|)$.",
+       printed=lambda: A_printed, mutant=lambda: e**2 * (1 + a * e**2) * (1 + 2 * w**2),
+       uses=("eq41.logit",), section=SECTION)
+def _slope(form, ctx):
+    o1 = identity(satt.slope_A(), form, ctx, "eq41.slope", branches=satt.W_ONLY)
+    o2 = identity(canonical.slope_A(), sp.sympify(form).subs(a, 0), ctx, "eq41.slope0", branches=satt.W_ONLY)
+    return Outcome(o1.ok and o2.ok, "symbolic", f"derived slope: {o1.evidence}; a = 0 vs Eq. 3: {o2.evidence}")
+
+
+# --- Lemma 13: optimal bias and gradients -----------------------------------------------------------
+
+def _b_star_printed():
+    """Lemma 13's b*: Lemma 5's root for K = exp(z1 - z2) = exp(A(e, w, a)), minus the a-dependent offset z0 - b."""
+    return satt.b_star()
+
+
+def _b_star_mutant():
+    """Lemma 5's b* with only e^2(1+2w|w|) replaced by A(e, w, a) (offset -e^2/2 kept): wrong for a != 0."""
+    return bias.derive_optimal_bias()["c_star"].subs(S.A, A_printed) + e**2 / 2
+
+
+@claim("lemma13.b_star", ref="Lemma 13", title="Optimal bias with attention",
+       statement=r"$b^\star$ solves $\pi_1 f_1 + f_2 = 0$: $b^\star = \log u^\star(e^{A}) - e^2\big(w|w||1+ae^2| - "
+                 r"\tfrac12(1+ae^2)(1+2w|w|)\big)$, $u^\star$ the positive root of Lemma 5; at $a = 0$ it is Lemma 5's $b^\star$.",
+       printed=_b_star_printed, mutant=_b_star_mutant, uses=("eq41.logit",), section=SECTION)
+def _lemma13_b(form, ctx):
+    f1, f2 = satt.residual_parts(CH, bias=form)
+    balance = pi1 * f1 + f2          # = E_X[f1 X + f2] = dL/db at b = form
+    o1 = _sampled([balance], ctx, "lemma13.b", satt.ATT_BRANCHES, n=max(6, ctx.points // 2))
+    o2 = identity(sp.sympify(form).subs(a, 0), bias.b_star(), ctx, "lemma13.b0", branches=satt.W_ONLY)
+    return Outcome(o1.ok and o2.ok, o1.method + " + " + o2.method,
+                   f"pi1 f1 + f2 at b = form: {o1.evidence}; a = 0 vs Lemma 5: {o2.evidence}")
+
+
+@claim("lemma13.gradient", ref="Lemma 13", title="Gradients with attention (with bias)",
+       statement=r"$\nabla_\theta L = E_X[(f_1 X + f_2)\,\nabla_\theta \mathrm{logit}_X]$, $\theta \in \{e, w, a, b\}$, "
+                 r"$f_1 X + f_2 = \sigma(\mathrm{logit}_X) - P(Y = 1\mid X)$ (off $1 + ae^2 = 0$).",
+       printed=lambda: satt.gradient_residual_form(CH),
+       mutant=lambda: satt.gradient_residual_form(MarkovChain(q, p)),
+       uses=("eq41.logit",), section=SECTION)
+def _lemma13_grad(form, ctx):
+    direct = satt.gradient_with_bias(CH)
+    o = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", satt.ATT_BRANCHES, n=max(6, ctx.points // 4))
+    return Outcome(o.ok, o.method, f"direct derivative of L(e, w, a, b) minus the form on 4 branches of (w, 1+ae^2): {o.evidence}")
+
+
+@claim("lemma13.reduced_gradient", ref="Lemma 13", title="Reduced gradient: envelope = G'(A) grad A",
+       statement=r"$\nabla L(e, w, a) = E_X[(f_1X + f_2)\nabla\mathrm{logit}_X]|_{b = b^\star} = G'(A)\,\nabla A$, "
+                 r"$\nabla A = (2e(1+2w|w|)(1+2ae^2),\ 4|w|e^2(1+ae^2),\ e^4(1+2w|w|))$.",
+       printed=lambda: sp.Matrix([2 * e * t_ * (1 + 2 * a * e**2), 4 * absw * e**2 * s_, e**4 * t_]),
+       mutant=lambda: sp.Matrix([2 * e * t_ * (1 + a * e**2), 4 * absw * e**2 * s_, e**4 * t_]),
+       uses=("lemma13.b_star", "lemma13.gradient", "structure.G_prime"), section=SECTION)
+def _lemma13_red(form, ctx):
+    o1 = matrix_identity(satt.grad_A(), form, ctx, "lemma13.gradA", branches=satt.W_ONLY)
+    # envelope: the (e, w, a) part of grad L(e, w, a, b) at b = b* equals G'(A) * form, both sides of 1 + ae^2 = 0
+    fg = [compile_mp(x, satt.VARS3) for x in form]
+    worst, n = mp.mpf(0), 0
+    rng = random.Random(zlib.crc32(b"lemma13.env"))
+    for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(3, 10)), (Fraction(1, 50), Fraction(97, 100))):
+        lam, fl = natt.AttentionLandscape(pp, qq), natt.AttentionFlow(pp, qq)
+        for _ in range(max(4, ctx.points // 6)):
+            pt = [rational_in(rng, -2, 2) for _ in range(3)]
+            with mp.workdps(ctx.dps + 25):
+                th = [mpf_exact(x) for x in pt]
+                g4 = lam.grad_b(*th, lam.b_star(*th))
+                G1 = fl.G_prime(lam.A(*th))
+                worst = max([worst] + [abs(g4[i] - G1 * fg[i](*th)) / (1 + abs(g4[i])) for i in range(3)])
+                n += 1
+    ok2 = worst < mp.mpf(10) ** (-(ctx.dps - 10))
+    return Outcome(o1.ok and ok2, "symbolic + high precision",
+                   f"grad A: {o1.evidence}; |envelope gradient at b* - G'(A) * form| <= {mp.nstr(worst, 3)} at {n} "
+                   f"random rational points of 3 chains, {ctx.dps} digits")
+
+
+# --- Thms 9, 10: critical points by solving ----------------------------------------------------------
+
+def _printed_sets(space):
+    station = ((s_, 0), (t_, 0))
+    if space == "R4":
+        return {"Gamma_star": ((A_printed, A_STAR), (satt.offset_z0(), sp.log(p / (1 - p)))),
+                "Gamma_min": ((e, 0), (b, sp.log(p / q)), REGIME > 0),
+                "Gamma_sad": ((e, 0), (b, sp.log(p / q)), REGIME <= 0),
+                "Gamma_station": station + ((b, sp.log(p / q)),)}
+    return {"Theta_star": ((A_printed, A_STAR),),
+            "Theta_min": ((e, 0), REGIME > 0),
+            "Theta_max": ((e, 0), REGIME < 0),
+            "Theta_sad": ((e, 0), (w, -1 / sp.sqrt(2))),
+            "Theta_station": station}
+
+
+def _mutate_sets(sets):
+    out = dict(sets)
+    key = "Gamma_station" if "Gamma_station" in sets else "Theta_station"
+    out[key] = ((1 - a * e**2, 0),) + sets[key][1:]
+    return out
+
+
+def _same_condition(derived, printed, key, n=200):
+    """Two conditions in (p, q, w) select the same points: n random rational points (signs of the compiled
+    sides at 40 digits) plus the exact boundary w = -1/sqrt(2), where 1 + 2w|w| = 0, decided exactly."""
+    rng = random.Random(zlib.crc32(key.encode()))
+    bad = 0
+
+    def truth(cond, args):
+        cond = sp.sympify(cond)
+        if cond in (sp.true, sp.false):
+            return bool(cond)
+        val = compile_mp(cond.lhs - cond.rhs, (p, q, w))(*args)
+        return {">": val > 0, "<": val < 0, ">=": val >= 0, "<=": val <= 0}[cond.rel_op]
+
+    with mp.workdps(40):
+        for _ in range(n):
+            args = [mpf_exact(rational_in(rng, 0, 1)), mpf_exact(rational_in(rng, 0, 1)), mpf_exact(rational_in(rng, -2, 2))]
+            bad += truth(derived, args) != truth(printed, args)
+    for pt in ({p: sp.Rational(9, 10), q: sp.Rational(9, 10), w: -1 / sp.sqrt(2)},
+               {p: sp.Rational(1, 10), q: sp.Rational(1, 5), w: -1 / sp.sqrt(2)}):
+        bad += bool(sp.sympify(derived).xreplace(pt)) != bool(sp.sympify(printed).xreplace(pt))
+    return Outcome(bad == 0, f"at {n + 2} points", f"{bad} disagreements in {n + 2} points (2 exactly on w = -1/sqrt 2)")
+
+
+def _station_points(rng, n):
+    """High-precision points of Theta_station: (e, w, a) = (e, -1/sqrt 2, -1/e^2) with rational e."""
+    out = []
+    for _ in range(n):
+        ee = rational_in(rng, -2, 2)
+        out.append((ee, -1 / sp.sqrt(2), -1 / ee**2))
+    return out
+
+
+def _sets_check(form, ctx):
+    space = "R4" if "Gamma_star" in form else "R3"
+    derived = {cs.name: cs for cs in satt.critical_points(CH, space)}
+    notes, ok = [], set(derived) == set(form)
+    if not ok:
+        notes.append(f"names differ: derived {sorted(derived)} vs printed {sorted(form)}")
+    for name, cs in derived.items():
+        if name not in form:
+            continue
+        pr = form[name]
+        eqs = [x for x in pr if isinstance(x, tuple)]
+        cond = [x for x in pr if not isinstance(x, tuple)]
+        d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
+        if len(eqs) != len(d_eqs):
+            ok = False
+            notes.append(f"{name}: {len(d_eqs)} derived equations vs {len(eqs)} printed")
+            continue
+        for (lhs, rhs), eq in zip(eqs, d_eqs):
+            o = identity(eq.lhs - eq.rhs, lhs - rhs, ctx, f"sets/{name}", branches=satt.W_ONLY)
+            ok &= o.ok
+            if not o.ok:
+                notes.append(f"{name}: {eq} vs {lhs} = {rhs}: {o.evidence}")
+        if cond or cs.condition is not sp.true:
+            pc = cond[0] if cond else sp.true
+            o = _same_condition(cs.condition, pc, f"cond/{name}")
+            ok &= o.ok
+            notes.append(f"{name} condition: {o.evidence}")
+    # every printed station point is critical (gradient 0 at 50 digits) in R^3 / R^4
+    rng = random.Random(zlib.crc32(space.encode()))
+    worst = mp.mpf(0)
+    for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(3, 10))):
+        L = natt.AttentionLandscape(pp, qq)
+        for ee, ww, aa in _station_points(rng, 3):
+            with mp.workdps(ctx.dps + 20):
+                pt = [mp.mpf(sp.N(x, ctx.dps + 20)) for x in (ee, ww, aa)]
+                # evaluate the *printed* station equations at the point (mutants put it off the curve)
+                pr_st = form["Gamma_station" if space == "R4" else "Theta_station"]
+                vals = [abs(mp.mpf(sp.N((lhs - rhs).subs({e: ee, w: ww, a: aa, p: sp.Rational(pp), q: sp.Rational(qq),
+                                                          b: sp.log(sp.Rational(pp) / sp.Rational(qq))}), ctx.dps)))
+                        for lhs, rhs in pr_st if isinstance((lhs, rhs), tuple)]
+                on_printed = max(vals) < mp.mpf(10) ** (-(ctx.dps - 10))
+                if not on_printed:
+                    # the printed set does not contain the derived station point: find the printed point instead
+                    ok = False
+                    notes.append(f"derived station point {ee, ww, aa} violates the printed equations "
+                                 f"(residual {mp.nstr(max(vals), 3)})")
+                    continue
+                g = L.grad(*pt) if space == "R3" else L.grad_b(*pt, L.b_star(*pt))
+                if g is None:
+                    ok = False
+                    notes.append("gradient with bias does not exist at a station point")
+                    continue
+                worst = max([worst] + [abs(x) for x in g])
+    ok &= worst < mp.mpf(10) ** (-(ctx.dps - 10))
+    return Outcome(ok, "symbolic (solve) + sampled", f"{'; '.join(notes)}; max |grad L| at 6 points of Theta_station "
+                   f"({space}, 50 digits) = {mp.nstr(worst, 3)}")
+
+
+@claim("thm9.critical_points", ref="Thm 9", title="All critical points with attention and bias (R^4)",
+       statement=r"$\nabla L(e,w,b,a) = 0 \iff \Gamma^\star\cup\Gamma_{\min}\cup\Gamma_{\mathrm{sad}}\cup\Gamma_{\mathrm{station}}$: "
+                 r"$\Gamma^\star = \{A = \log\frac{(1-p)(1-q)}{pq},\ z_0 = \log\frac{p}{1-p}\}$, $\Gamma_{\min/\mathrm{sad}} = "
+                 r"\{e = 0,\ b = \log\frac pq,\ (p+q-1)(1+2w|w|) \gtrless 0\}$, $\Gamma_{\mathrm{station}} = \{e\ne0,\ "
+                 r"1+ae^2 = 0,\ 1+2w|w| = 0,\ b = \log\frac pq\}$.",
+       printed=lambda: _printed_sets("R4"), mutant=lambda: _mutate_sets(_printed_sets("R4")),
+       uses=("lemma13.gradient", "structure.G_convex"), section=SECTION)
+def _thm9(form, ctx):
+    return _sets_check(form, ctx)
+
+
+@claim("thm10.critical_points", ref="Thm 10", title="All critical points with attention (R^3)",
+       statement=r"$\nabla L(e,w,a) = 0 \iff \Theta^\star\cup\Theta_{\min}\cup\Theta_{\max}\cup\Theta_{\mathrm{sad}}\cup"
+                 r"\Theta_{\mathrm{station}}$, $\Theta^\star = \{e^2(1+ae^2)(1+2w|w|) = \log\frac{(1-p)(1-q)}{pq}\}$, "
+                 r"$\Theta_{\min/\max} = \{e = 0, (p+q-1)(1+2w|w|) \gtrless 0\}$, $\Theta_{\mathrm{sad}} = \{e = 0, w = -1/\sqrt2\}$, "
+                 r"$\Theta_{\mathrm{station}} = \{e \ne 0, 1 + ae^2 = 0, 1 + 2w|w| = 0\}$.",
+       printed=lambda: _printed_sets("R3"), mutant=lambda: _mutate_sets(_printed_sets("R3")),
+       uses=("lemma13.reduced_gradient", "structure.G_convex"), section=SECTION)
+def _thm10(form, ctx):
+    return _sets_check(form, ctx)
+
+
+# --- Theta_station: classification (Remark 5 left it open) -------------------------------------------
+
+def _station_evidence(ctx, classes):
+    """High-precision neighbourhood test at Theta_station points, both regimes, in R^3 and R^4."""
+    dirs = satt.station_directions()
+    es = sp.Symbol("e", positive=True)
+    rng = random.Random(zlib.crc32(b"station"))
+    rows, ok = [], True
+    for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(1, 10)), (Fraction(1, 5), Fraction(7, 10))):
+        L = natt.AttentionLandscape(pp, qq)
+        for ee, ww, aa in _station_points(rng, 2):
+            with mp.workdps(ctx.dps + 30):
+                th0 = [mp.mpf(sp.N(x, ctx.dps + 30)) for x in (ee, ww, aa)]
+                L0 = L.loss(*th0)
+                b0 = L.b_star(*th0)
+                eps = mp.mpf(10) ** -8
+                seen = set()
+                ratios = []
+                for key in ("up", "down"):
+                    lam, vec = dirs[key]
+                    v = [mp.mpf(sp.N(x.subs(es, abs(ee)), ctx.dps + 30)) for x in vec]
+                    if ee < 0:
+                        v[0] = -v[0]                     # the point (-e, w, a) mirrors (e, w, a)
+                    nv = mp.sqrt(mp.fsum(x * x for x in v))
+                    v = [x / nv for x in v]
+                    lam_full = mp.mpf(sp.N((landscape.structure()["G_prime_at_0"] * lam.subs(es, abs(ee))).subs(
+                        {p: sp.Rational(pp), q: sp.Rational(qq)}), ctx.dps + 30))
+                    for sgn in (1, -1):
+                        th = [x + sgn * eps * y for x, y in zip(th0, v)]
+                        dL = L.loss(*th) - L0
+                        seen.add("above" if dL > 0 else "below")
+                        ratios.append(dL / (eps**2 * lam_full / 2))
+                # R^4: moving b alone raises L; (theta, b*(theta)) along the descent direction lowers it
+                up4 = L.loss_b(*th0, b0 + eps) - L.loss_b(*th0, b0)
+                seen4 = {"above" if up4 > 0 else "below"}
+                for sgn in (1, -1):
+                    lam, vec = dirs["down"] if (pp + qq > 1) else dirs["up"]
+                    v = [mp.mpf(sp.N(x.subs(es, abs(ee)), ctx.dps + 30)) for x in vec]
+                    if ee < 0:
+                        v[0] = -v[0]
+                    th = [x + sgn * eps * y for x, y in zip(th0, v)]
+                    d4 = L.loss_b(*th, L.b_star(*th)) - L.loss_b(*th0, b0)
+                    seen4.add("above" if d4 > 0 else "below")
+            emp3 = "saddle" if seen == {"above", "below"} else ("local_min" if seen == {"above"} else "local_max")
+            emp4 = "saddle" if seen4 == {"above", "below"} else ("local_min" if seen4 == {"above"} else "local_max")
+            worst_ratio = max(abs(r - 1) for r in ratios)
+            rows.append((pp, qq, ee, emp3, emp4, worst_ratio))
+            ok &= emp3 == classes["Theta_station"] and emp4 == classes["Gamma_station"] and worst_ratio < mp.mpf(10) ** -6
+    return ok, rows
+
+
+@claim("thm10.station_class", ref="Remark 5 / Thm 10 (our result)", title="Theta_station: strict saddles",
+       statement=r"Every point of $\Theta_{\mathrm{station}}$ is a strict saddle of $L(e,w,a)$ for $p+q\ne1$: "
+                 r"$\nabla A = 0$ there, so $\nabla^2 L = G'(0)\nabla^2 A$ with eigenvalues "
+                 r"$\pm 2\sqrt2\,\pi_0\pi_1(p+q-1)\,|e|\sqrt{e^6+4}$ and $0$; in $\mathbb{R}^4$ "
+                 r"($L$ not $C^2$ there) the points of $\Gamma_{\mathrm{station}}$ are saddles (not local extrema).",
+       printed=lambda: {"Theta_station": "saddle", "Gamma_station": "saddle"},
+       mutant=lambda: {"Theta_station": "local_min", "Gamma_station": "local_min"},
+       uses=("thm10.critical_points", "thm9.critical_points", "structure.G_prime"), section=SECTION)
+def _station(form, ctx):
+    res = satt.theta_station_hessian(CH)
+    lam = res["eigenvalues"]
+    derived = {cs.name: cs.classification for cs in satt.critical_points(CH, "R3") if cs.name == "Theta_station"}
+    derived.update({cs.name: cs.classification for cs in satt.critical_points(CH, "R4") if cs.name == "Gamma_station"})
+    es = sp.Symbol("e", positive=True)
+    printed_lam = [0, 2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4),
+                   -2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4)]
+    lam_ok = all(any(sp.simplify(x - y) == 0 for y in lam) for x in printed_lam)
+    # strictness: one eigenvalue of each sign whenever p + q != 1 (their product is -(...)^2 (p+q-1)^2)
+    prod = sp.factor(lam[1] * lam[2]) if len(lam) == 3 else None
+    ok_sym = lam_ok and derived == form and form["Theta_station"] == "saddle"
+    ok_num, rows = _station_evidence(ctx, form)
+    ev = "; ".join(f"p={pp},q={qq},e={ee}: R3 {c3}, R4 {c4}, max|dL/(eps^2 lambda/2) - 1| = {mp.nstr(r, 3)}"
+                   for pp, qq, ee, c3, c4, r in rows[:3])
+    return Outcome(ok_sym and ok_num, "symbolic (Hessian eigenvalues) + high precision (50 digits, eps = 1e-8)",
+                   f"derived classes {derived}; eigenvalues {lam} (product {prod}); neighbourhood test at {len(rows)} "
+                   f"points (3 chains incl. p+q<1): {ev}")
+
+
+@claim("remark5.hessian", ref="Remark 5", title="Is the Hessian undefined on Theta_station?",
+       statement=r"Remark 5: on $\Theta_{\mathrm{station}}$ ``the Hessian is undefined''. Holds for $L(e,w,a,b)$ in "
+                 r"$\mathbb{R}^4$ ($\partial_a z_0$ jumps by $2e^4 w|w|$ across $1+ae^2=0$), not for the reduced "
+                 r"$L(e,w,a) = G(A)$, which is analytic near $\Theta_{\mathrm{station}}$ ($w = -1/\sqrt2 \ne 0$).",
+       printed=lambda: {"R3": "undefined", "R4": "undefined"},
+       corrected=lambda: {"R3": "defined", "R4": "undefined"},
+       mutant=lambda: {"R3": "defined", "R4": "defined"},
+       erratum="The Hessian of the reduced loss L(e, w, a) exists on Theta_station (it is G'(0) Hess A); only the "
+               "Hessian of L(e, w, a, b) is undefined there.",
+       uses=("thm10.station_class",), section=SECTION)
+def _remark5(form, ctx):
+    # R^3: L = G(A) with A polynomial on w < 0 and G analytic -> no kink term; check A has no |1 + ae^2|
+    kink3 = satt.slope_A().has(sp.Abs(s_)) or satt.slope_A().has(sp.Abs(sp.expand(s_)))
+    r3 = "undefined" if kink3 else "defined"
+    # R^4: one-sided d^2 L/(da db) = F_cc d z0/da (F_Ac dA/da = 0 there) differ across 1 + ae^2 = 0
+    z0 = satt.offset_z0()
+    dz0_da = sp.diff(z0, a)
+    sg = sp.Symbol("sg")
+    one_sided = dz0_da.subs(sp.sign(s_), sg)
+    jump = sp.simplify((one_sided.subs(sg, 1) - one_sided.subs(sg, -1)).subs(w, w_neg := S.w_neg).subs(w_neg, -1 / sp.sqrt(2)))
+    r4 = "undefined" if sp.simplify(jump) != 0 else "defined"
+    derived = {"R3": r3, "R4": r4}
+    return Outcome(derived == form, "symbolic",
+                   f"A(e,w,a) contains |1+ae^2|: {kink3}; jump of d z0/da across 1+ae^2=0 at w=-1/sqrt2: {jump} "
+                   f"(times F_cc = pi0 pi1 > 0 gives the jump of d^2L/da db); derived {derived}")
+
+
+# --- Lemma 14: energy -----------------------------------------------------------------------------
+
+E_RECON = e**2 - 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw))
+
+
+@claim("lemma14.energy", ref="Lemma 14 / Eq. 49", title="Energy with attention is conserved",
+       statement=r"$E(e,w,a) = e^2 - 2a^2 - (w^2 + \mathrm{sign}(w)\log|w|)$ satisfies $\nabla E\cdot\nabla L \equiv 0$ "
+                 r"off the ea-plane (formula sheet reconstruction; the paper: Eq. 11 ``except for the $2a^2$ term'').",
+       printed=lambda: E_RECON, mutant=lambda: e**2 + 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw)),
+       uses=("lemma13.reduced_gradient",), section=SECTION)
+def _lemma14(form, ctx):
+    gE = sp.Matrix([sp.diff(form, v) for v in satt.VARS3])
+    o1 = identity((gE.T * satt.grad_A())[0, 0], 0, ctx, "lemma14.dot", branches=satt.W_ONLY)
+    o2 = identity(satt.energy(), form, ctx, "lemma14.derived", branches=satt.W_ONLY)
+    return Outcome(o1.ok and o2.ok, "symbolic",
+                   f"grad E . grad A = 0 (so grad E . grad L = G'(A) grad E . grad A = 0): {o1.evidence}; "
+                   f"form vs E integrated from the flow equations: {o2.evidence}")
+
+
+@claim("lemma14.ea_plane", ref="Lemma 14", title="The ea-plane is invariant",
+       statement=r"$\partial L/\partial w = 4G'(A)|w|e^2(1+ae^2)$ vanishes on $w = 0$, so $w_0 = 0 \Rightarrow w_t = 0$.",
+       printed=lambda: w, mutant=lambda: a, uses=("lemma13.reduced_gradient",), section=SECTION)
+def _lemma14_plane(form, ctx):
+    # the coordinate `form` is invariant iff its velocity component vanishes on {form = 0}
+    idx = satt.VARS3.index(form)
+    comp = satt.grad_A()[idx]
+    on_plane = sp.expand(comp.subs(form, 0))
+    ok = on_plane == 0
+    return Outcome(ok, "symbolic", f"d{form}/dt is G'(A) times {comp}; on {form} = 0 it is G'(A) * {on_plane}")
+
+
+# --- Lemmas 15, 16, Thms 3, 11: flows -----------------------------------------------------------------
+
+_STARTS = {
+    (Fraction(9, 10), Fraction(9, 10)): [(Fraction(1, 10), Fraction(1, 20), Fraction(1, 10)),
+                                         (Fraction(1), Fraction(-1), Fraction(1, 2)),
+                                         (Fraction(1, 5), Fraction(0), Fraction(1, 10))],
+    (Fraction(1, 10), Fraction(1, 10)): [(Fraction(1, 10), Fraction(1, 20), Fraction(1, 10)),
+                                         (Fraction(1, 2), Fraction(-3, 2), Fraction(-1, 2))],
+}
+FLOW_DPS = 15
+
+
+@lru_cache(maxsize=None)
+def _flows():
+    """A few GF-Attention flows (both regimes, one from the ea-plane) at 15 digits, shared by the checks."""
+    out = []
+    for (pp, qq), starts in _STARTS.items():
+        fl = natt.AttentionFlow(pp, qq)
+        for th0 in starts:
+            res = fl.run(th0, dps=FLOW_DPS)
+            out.append((pp, qq, th0, res))
+    return out
+
+
+@claim("lemma15.convergence", ref="Lemma 15", title="GF-Attention converges to a critical point",
+       statement=r"$\lim_t \theta_t = \theta_{\lim}$ exists and $\nabla L(\theta_{\lim}) = 0$ (the attention loss).",
+       printed=lambda: "attention", mutant=lambda: "no_attention", uses=("lemma13.reduced_gradient",), section=SECTION)
+def _lemma15(form, ctx):
+    worst, conv = mp.mpf(0), 0
+    for pp, qq, th0, res in _flows():
+        conv += res.converged
+        with mp.workdps(FLOW_DPS + 10):
+            if form == "attention":
+                g = natt.AttentionLandscape(pp, qq).grad(*res.theta)
+            else:       # the mutant: the limit is a critical point of the loss without attention, L(e, w)
+                from local2global.numeric import Landscape
+                g = Landscape(pp, qq).at(res.theta[0], res.theta[1], dps=FLOW_DPS).grad
+            worst = max([worst] + [abs(x) for x in g])
+    n = len(_flows())
+    # the flows stop at distance ~10^-(dps/2 - 2) from the critical set, so |grad L| there is ~1e-5
+    ok = conv == n and worst < mp.mpf(10) ** -3
+    return Outcome(ok, f"numeric: {n} flows at {FLOW_DPS} digits (both regimes, one start on the ea-plane)",
+                   f"{conv}/{n} converged; max |grad L({form})| at the limits = {mp.nstr(worst, 3)}")
+
+
+@claim("lemma16.energy_limit", ref="Lemma 16", title="Energy at the limit point",
+       statement=r"$\theta_0 \notin$ ea-plane $\Rightarrow E(\theta_{\lim}) = E(\theta_0)$; $\theta_0 \in$ ea-plane "
+                 r"$\Rightarrow \theta_{\lim} \in$ ea-plane.",
+       printed=lambda: E_RECON, mutant=lambda: e**2 - (w**2 + sp.sign(w) * sp.log(absw)),
+       uses=("lemma14.energy", "lemma14.ea_plane", "lemma15.convergence"), section=SECTION)
+def _lemma16(form, ctx):
+    fE = compile_mp(form, satt.VARS3)
+    worst, plane_ok = mp.mpf(0), True
+    for pp, qq, th0, res in _flows():
+        with mp.workdps(FLOW_DPS + 10):
+            if th0[1] == 0:
+                plane_ok &= res.theta[1] == 0
+                continue
+            worst = max(worst, abs(fE(*res.theta) - fE(*[mp.mpf(x.numerator) / x.denominator for x in th0])))
+    ok = plane_ok and worst < mp.mpf(10) ** -5       # integration tolerance 10^-(dps/2) at 15 digits
+    return Outcome(ok, f"numeric: flows at {FLOW_DPS} digits", f"max |E(theta_lim) - E(theta_0)| = {mp.nstr(worst, 3)}; "
+                   f"ea-plane start stays on it: {plane_ok}")
+
+
+@claim("thm3.limits", ref="Thm 3", title="GF-Attention ends on the critical sets of Thm 10",
+       statement=r"For every $\theta_0\in\mathbb{R}^3$ the flow converges to $\theta_{\lim}$ with $\nabla L = 0$; "
+                 r"$L(\theta_{\lim}) = H(x_{n+1}\mid x_n)$ on $\Theta^\star$ and $H(x_n)$ on the other sets.",
+       printed=lambda: {"global_min": "entropy_rate", "other": "marginal_entropy"},
+       mutant=lambda: {"global_min": "marginal_entropy", "other": "entropy_rate"},
+       uses=("lemma15.convergence", "thm10.critical_points"), section=SECTION)
+def _thm3(form, ctx):
+    worst, classes = mp.mpf(0), []
+    for pp, qq, th0, res in _flows():
+        ch = MarkovChain(sp.Rational(pp), sp.Rational(qq))
+        with mp.workdps(FLOW_DPS + 10):
+            cls = natt.classify_limit(pp, qq, res.theta, tol=mp.mpf(10) ** -(FLOW_DPS // 2 - 4))
+            classes.append(cls)
+            target = form["global_min" if cls == "global_min" else "other"]
+            val = ch.entropy_rate if target == "entropy_rate" else ch.marginal_entropy
+            L = natt.AttentionLandscape(pp, qq).loss(*res.theta)
+            worst = max(worst, abs(L - mp.mpf(sp.N(val, FLOW_DPS + 10))) if cls is not None else mp.inf)
+    ok = None not in classes and worst < mp.mpf(10) ** -6
+    return Outcome(ok, f"numeric: {len(classes)} flows at {FLOW_DPS} digits", f"limit classes {classes}; max |L(theta_lim) - "
+                   f"predicted loss| = {mp.nstr(worst, 3)}")
+
+
+@claim("thm11.small_init", ref="Thm 11 (informal)", title="Small Gaussian init ends in a local minimum for p+q > 1",
+       statement=r"$\theta_0 \sim N(0, \sigma^2 I_3)$, $\sigma^2 \ll 1/\sqrt2$, $p+q>1$ $\Rightarrow$ $\theta_{\lim}$ is a local "
+                 r"minimum w.h.p. Linearised at the origin, $\dot e = -2G'(0)(1+2w|w|)e + O(e^3)$ with "
+                 r"$G'(0) = \pi_0\pi_1(p+q-1)$, $\dot w, \dot a = O(e^2)$.",
+       printed=lambda: (Fraction(9, 10), Fraction(9, 10)), mutant=lambda: (Fraction(1, 10), Fraction(1, 10)),
+       uses=("thm3.limits", "structure.G_prime"), section=SECTION)
+def _thm11(form, ctx):
+    pp, qq = form
+    # linearisation: de/dt = -G'(A) A_e with A_e = 2 e t (1 + 2 a e^2): rate at e = 0 is 2 G'(0) t
+    rate = sp.diff(satt.grad_A()[0], e).subs(e, 0)
+    Gp0 = landscape.structure()["G_prime_at_0"]
+    contracting = bool(((Gp0 * rate).subs({p: sp.Rational(pp), q: sp.Rational(qq), w: 0})) > 0)
+    # flows from the small starts of that chain (the ones of `_flows` with |theta_0| <= 0.2)
+    cls = []
+    for p2, q2, th0, res in _flows():
+        if (p2, q2) == (pp, qq) and max(abs(x) for x in th0) <= Fraction(1, 5):
+            with mp.workdps(FLOW_DPS + 10):
+                cls.append(natt.classify_limit(p2, q2, res.theta, tol=mp.mpf(10) ** -(FLOW_DPS // 2 - 4)))
+    ok = contracting and cls and all(c == "local_min" for c in cls)
+    return Outcome(bool(ok), "symbolic (linearisation) + numeric flows (15 digits)",
+                   f"rate of e at the origin 2 G'(0) t = {sp.factor(Gp0 * rate)} > 0: {contracting}; small starts end in "
+                   f"{cls} (Monte Carlo fractions: `numeric.attention.gaussian_fractions`)")
