@@ -24,6 +24,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--e", required=True, help="embedding scalar e")
     parser.add_argument("--w", required=True, help="feed-forward scalar w")
     parser.add_argument("--b", default=None, help="bias b: also evaluate the loss with bias in R^3")
+    parser.add_argument("--a", default=None, help="attention scalar a (Sec. 4.1): evaluate in R^3 = (e, w, a) "
+                        "and with --b in R^4; vectors and matrices then use the order e, w, a, b")
     parser.add_argument("--dps", default="50", help="significant digits (15..1000, default 50)")
     parser.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
 
@@ -42,6 +44,23 @@ def _point(args):
     b = None if args.b is None else _bounded(exact_number(args.b, "--b"), "--b")
     dps = precision(args.dps, "--dps", lo=15, hi=1000)
     return p, q, e, w, b, dps
+
+
+def _table_attention(res: dict) -> str:
+    names = "ewab"
+    rows = [("A", res["A"]), ("b*", res["b_star"]), ("L(e, w, a)", res["loss"])]
+    rows += [(f"dL/d{names[i]}", res["grad"][i]) for i in range(3)]
+    rows += [(f"H_{names[i]}{names[j]}", res["hessian"][i][j]) for i in range(3) for j in range(i, 3)]
+    rows += [("critical (R^3)", str(res["critical"]))]
+    if "loss_b" in res:
+        rows += [("L(e, w, a, b)", res["loss_b"])]
+        grad_b, hess_b = res["grad_b"], res["hessian_b"]
+        rows += [(f"dL/d{names[i]}", grad_b[i] if grad_b else "undefined (kink at 1 + a e^2 = 0)") for i in range(4)]
+        rows += ([(f"H_{names[i]}{names[j]}", hess_b[i][j]) for i in range(4) for j in range(i, 4)] if hess_b
+                 else [("Hessian (R^4)", "undefined on 1 + a e^2 = 0")])
+        rows += [("critical (R^4)", str(res["critical_b"]))]
+    width = max(len(r[0]) for r in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
 def _table(res: dict) -> str:
@@ -66,6 +85,15 @@ def run(args) -> int:
     from local2global.numeric.pointeval import evaluate_point
 
     p, q, e, w, b, dps = _point(args)
+    if args.a is not None:
+        from local2global.numeric.attention import attention_point
+        a = _bounded(exact_number(args.a, "--a"), "--a")
+        try:
+            res = attention_point(p, q, e, w, a, b, dps)
+        except (ValueError, TypeError) as ex:
+            raise UsageError(str(ex).splitlines()[0]) from None
+        print(json.dumps(res, indent=2) if args.json else _table_attention(res))
+        return 0
     try:
         res = evaluate_point(p, q, e, w, b, dps)
     except (ValueError, TypeError) as ex:          # invariants refused by the numeric layer

@@ -18,6 +18,8 @@ def add_arguments(parser):
     parser.add_argument("--q", help="switching probability q in (0, 1)")
     parser.add_argument("--e0", help="initial embedding scalar e0 (|e0| <= 10)")
     parser.add_argument("--w0", help="initial feed-forward scalar w0 (|w0| <= 10)")
+    parser.add_argument("--a0", default=None, help="initial attention scalar a0 (|a0| <= 10): flow in R^3 = (e, w, a) "
+                        "(Sec. 4.1; limit class may be 'station'; no closed-form basin prediction)")
     parser.add_argument("--dps", default=None, help="working precision in digits (15..100; default 30, suite 50)")
     parser.add_argument("--json", nargs="?", const="-", metavar="FILE",
                         help="print JSON (or, with --suite, write it to FILE)")
@@ -39,6 +41,18 @@ def run(args) -> int:
     e0 = bounded(exact_number(args.e0, "--e0"), "--e0", 10)
     w0 = bounded(exact_number(args.w0, "--w0"), "--w0", 10)
     dps = precision(args.dps or "30", lo=15, hi=100)
+    if args.a0 is not None:
+        a0 = bounded(exact_number(args.a0, "--a0"), "--a0", 10)
+        from local2global.numeric.attention import attention_flow
+        rep = attention_flow(p, q, e0, w0, a0, dps=dps)
+        if args.json:
+            print(json.dumps(rep, indent=2))
+        else:
+            it = rep["integrated"]
+            print(f"integrated limit:  {it['class']} at (e, w, a) = ({', '.join(it['limit'])}), t = {it['t']} "
+                  f"({it['status']}, {it['steps']} steps)\nenergy drift:      {rep['energy_drift']}")
+            print("\n".join(f"note: {n}" for n in rep["notes"]))
+        return 0
     from local2global.numeric import basins    # heavy imports only after validation
     rep = basins.flow_report(p, q, e0, w0, dps=dps, progress=sys.stderr.isatty())
     print(json.dumps(rep, indent=2) if args.json else basins.flow_report_text(rep))
