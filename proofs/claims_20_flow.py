@@ -80,7 +80,9 @@ def _conservation(form, ctx):
                         t_max=3)
         drifts.append(res.energy_drift)
     tol = mp.mpf(10) ** (-(FLOW_DPS // 2 - 4))
-    ok = sym.ok and all(d < tol for d in drifts)
+    # the lemma is about Eq. 11's E: a different conserved quantity (e.g. E + 1) is not the paper's statement
+    same = _energy_form(form, ctx)
+    ok = sym.ok and all(d < tol for d in drifts) and same.ok
     return Outcome(ok, sym.method + " + integrated flow",
                    f"{sym.evidence}; max |E(theta_t) - E(theta_0)| over t in [0, 3] (no projection, dps {FLOW_DPS}) "
                    f"= {mp.nstr(max(drifts), 3)} (tolerance {mp.nstr(tol, 2)})")
@@ -109,7 +111,9 @@ def _barrier(form, ctx):
     s = sp.Symbol("s", positive=True)
     lm = sp.limit(form.subs(w, -s), s, 0, "+")
     lp = sp.limit(form.subs(w, s), s, 0, "+")
-    return Outcome(lm == -sp.oo and lp == sp.oo, "symbolic", f"limits: w->0^-: {lm}, w->0^+: {lp}")
+    same = _energy_form(form, ctx)      # the statement is about Eq. 11's E, not any function with these limits
+    return Outcome(lm == -sp.oo and lp == sp.oo and same.ok, "symbolic",
+                   f"limits: w->0^-: {lm}, w->0^+: {lp}; form is the derived E: {same.ok}")
 
 
 # --- Lemma 12 and the saddle level -----------------------------------------------------------
@@ -314,8 +318,22 @@ def _icommon(form, ctx):
                     cls = nbasins.predict(p, q, th, dps=30).limit_class
                     if cls != "global_min":
                         bad.append(f"({mp.nstr(th[0], 5)}, {wv}) at (p,q)=({p},{q}) -> {cls}")
-    return Outcome(not bad and n > 0, "sampled members x 4 chains + analytic predictor",
-                   f"{n} (start, chain) cases, {len(bad)} not global" + (f" (first: {bad[0]})" if bad else ""))
+        # maximality: a start with w < 0 that the form puts outside I_common must fail for some chain
+        # (otherwise the stated set is only a subset of the data-agnostic basin: a larger g would pass)
+        too_small = []
+        for k in (1, 3, 5, 6, 8, 12):
+            wv = Fraction(-k, 8)
+            gv = gfun(mp.mpf(wv.numerator) / wv.denominator)
+            for r in (Fraction(3, 5), Fraction(21, 20), Fraction(3, 2)):
+                th = (gv * r.numerator / r.denominator, wv)
+                if nbasins.in_I_common(th, dps=30, g=form):
+                    continue
+                if all(nbasins.predict(p, q, th, dps=30).limit_class == "global_min" for p, q in PAIRS_GT1 + PAIRS_LT1):
+                    too_small.append(f"({mp.nstr(th[0], 5)}, {wv})")
+    return Outcome(not bad and not too_small and n > 0, "sampled members x 4 chains + analytic predictor",
+                   f"{n} (start, chain) cases, {len(bad)} not global" + (f" (first: {bad[0]})" if bad else "")
+                   + f"; starts outside the set that still reach a global minimum for every chain: {len(too_small)}"
+                   + (f" (first: {too_small[0]})" if too_small else ""))
 
 
 def _pair_printed():
