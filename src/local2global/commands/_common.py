@@ -42,6 +42,11 @@ def probability(text: str, name: str) -> Fraction:
 
 def precision(text, name="--dps", lo: int = 15, hi: int = 1000) -> int:
     """A working precision in decimal digits, lo <= dps <= hi."""
+    return integer(text, name, lo, hi)
+
+
+def integer(text, name: str, lo: int, hi: int) -> int:
+    """An integer option with lo <= value <= hi."""
     try:
         v = int(str(text).strip())
     except ValueError:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from ._common import UsageError, bounded, exact_number, probability
+from ._common import UsageError, bounded, exact_number, integer, probability
 
 NAME = "fullmodel"
 HELP = ("full single-layer transformer vs the symbolic model at a canonical point: losses, gradients over "
@@ -31,13 +31,7 @@ def add_arguments(parser) -> None:
 
 
 def _int(text: str, name: str, lo: int, hi: int) -> int:
-    try:
-        v = int(str(text).strip())
-    except ValueError:
-        raise UsageError(f"{name} must be an integer, got {text!r}") from None
-    if not lo <= v <= hi:
-        raise UsageError(f"{name} must be between {lo} and {hi}, got {v}")
-    return v
+    return integer(text, name, lo, hi)
 
 
 def _inputs(args):
