@@ -549,3 +549,24 @@ def _classification(form, space, ctx):
         ok &= sp.expand((1 - p) * (1 - q) - p * q - (1 - p - q)) == 0
     return Outcome(ok, "symbolic (convexity argument) + high-precision neighbourhood sampling",
                    "; ".join(notes) + f"; gap H(pi) - H_rate = I: {gap.evidence}")
+
+
+@claim("remark1.bad_minima", ref="Remark 1", title="Every local minimum with bias is a bad local minimum",
+       statement=r"$L(\gamma_{\min}) - L(\gamma^\star) = I(x_n; x_{n+1}) > 0$ whenever $p+q \neq 1$ "
+                 r"(and $= 0$ exactly when $p + q = 1$, where the chain is i.i.d.).",
+       printed=lambda: sp.Ne(p + q, 1), mutant=lambda: sp.true, uses=("thm7.classification",), section="critical")
+def _remark1(form, ctx):
+    """form: the condition under which the gap is strictly positive. Sampled: the gap (derived mutual
+    information) at random rational chains, and exactly on the line p + q = 1."""
+    gap = CH.mutual_information
+    pts = sample_points("remark1", [p, q], ctx.points)
+    on_line = [{p: v[p], q: 1 - v[p]} for v in pts[: max(4, ctx.points // 4)]]
+    bad = []
+    with mp.workdps(ctx.dps):
+        for pt in pts + on_line:
+            val = mp.mpf(sp.N(gap.subs(pt), ctx.dps)) if gap.subs(pt) != 0 else mp.mpf(0)
+            claimed_positive = bool(sp.sympify(form).subs(pt))
+            if claimed_positive != (val > mp.mpf(10) ** (-(ctx.dps - 10))):
+                bad.append(f"(p, q) = ({pt[p]}, {pt[q]}): gap {mp.nstr(val, 3)}")
+    return Outcome(not bad, f"sampled: {len(pts)} random chains + {len(on_line)} exactly on p+q = 1, {ctx.dps} digits",
+                   f"{len(bad)} disagreements" + (f" (first: {bad[0]})" if bad else ""))
