@@ -161,3 +161,48 @@ def same_sign(derived: sp.Expr, printed: sp.Expr, ctx: Context, key: str, free, 
             bad += 1
     return Outcome(bad == 0, f"sampled: {n} random rational points (exact rational arithmetic)",
                    f"{bad} disagreements")
+
+
+def same_condition(derived, printed, ctx: Context, key: str, n: int = 300) -> Outcome:
+    """Two conditions in (p, q, w) on a critical family select the same points: `same_sign` at n random
+    rational points (exact arithmetic), plus the measure-zero boundary w = -1/sqrt(2), where
+    1 + 2w|w| = 0, decided exactly at two chains (one per regime)."""
+    out = same_sign(derived, printed, ctx, key, [S.p, S.q, S.w], n=n)
+    bad = 0
+    for pp, qq in ((sp.Rational(9, 10), sp.Rational(9, 10)), (sp.Rational(1, 10), sp.Rational(1, 5))):
+        pt = {S.p: pp, S.q: qq, S.w: -1 / sp.sqrt(2)}
+        bad += bool(sp.sympify(derived).xreplace(pt)) != bool(sp.sympify(printed).xreplace(pt))
+    ok = out.ok and bad == 0
+    return Outcome(ok, out.method, f"{out.evidence} at {n} random points; {bad} on the boundary w = -1/sqrt(2)")
+
+
+def compare_critical_sets(derived, form: dict, ctx: Context, branches=None) -> tuple[bool, list[str]]:
+    """Derived critical families (`CriticalSet`s, by name) against the printed ones.
+
+    `form[name]` is a tuple of (lhs, rhs) equations, optionally followed by one condition; the equations
+    are compared in order with `identity` (on `branches`), the conditions with `same_condition`.
+    Returns (ok, notes); the caller adds its own evidence that the printed sets are critical.
+    """
+    notes, ok = [], set(derived) == set(form)
+    if not ok:
+        notes.append(f"names differ: derived {sorted(derived)} vs printed {sorted(form)}")
+    for name, cs in derived.items():
+        if name not in form:
+            continue
+        eqs = [x for x in form[name] if isinstance(x, tuple)]
+        cond = [x for x in form[name] if not isinstance(x, tuple)]
+        d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
+        if len(eqs) != len(d_eqs):
+            ok = False
+            notes.append(f"{name}: {len(d_eqs)} derived equations vs {len(eqs)} printed")
+            continue
+        for (lhs, rhs), eq in zip(eqs, d_eqs):
+            o = identity(eq.lhs - eq.rhs, lhs - rhs, ctx, f"sets/{name}", branches=branches)
+            ok &= o.ok
+            if not o.ok:
+                notes.append(f"{name}: equation {eq} vs {lhs} = {rhs}: {o.evidence}")
+        if cond or cs.condition is not sp.true:
+            o = same_condition(cs.condition, cond[0] if cond else sp.true, ctx, f"cond/{name}")
+            ok &= o.ok
+            notes.append(f"{name} condition: {o.evidence}")
+    return ok, notes

@@ -20,7 +20,7 @@ from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic._simplify import simplify_unit
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
-from ._checks import identity, matrix_identity, rational_in, same_sign, sample_points
+from ._checks import compare_critical_sets, identity, matrix_identity, rational_in, sample_points
 from ._registry import Outcome, claim
 
 p, q, e, w, b, A, c, X, u, K = S.p, S.q, S.e, S.w, S.b, S.A, S.c, S.X, S.u, S.K
@@ -364,34 +364,7 @@ def _mutate_sets(sets):
 def _sets_check(form, ctx):
     space = "R3" if "Gamma_star" in form else "R2"
     derived = {cs.name: cs for cs in landscape.critical_points(CH, space)}
-    notes, ok = [], set(derived) == set(form)
-    if not ok:
-        notes.append(f"names differ: derived {sorted(derived)} vs printed {sorted(form)}")
-    for name, cs in derived.items():
-        if name not in form:
-            continue
-        pr = form[name]
-        eqs = [x for x in pr if isinstance(x, tuple)]
-        cond = [x for x in pr if not isinstance(x, tuple)]
-        if len(eqs) != len(cs.equations):
-            ok = False
-            notes.append(f"{name}: {len(cs.equations)} derived equations vs {len(eqs)} printed")
-            continue
-        for (lhs, rhs), eq in zip(eqs, cs.equations):
-            o = identity(eq.lhs - eq.rhs, lhs - rhs, ctx, f"sets/{name}")
-            ok &= o.ok
-            if not o.ok:
-                notes.append(f"{name}: equation {eq} vs {lhs} = {rhs}: {o.evidence}")
-        if cond or cs.condition is not sp.true:
-            pc = cond[0] if cond else sp.true
-            o = same_sign(cs.condition, pc, ctx, f"cond/{name}", [p, q, w], n=300)
-            # the boundary 1+2w|w| = 0 is a measure-zero set: test it exactly
-            for pp, qq in ((sp.Rational(9, 10), sp.Rational(9, 10)), (sp.Rational(1, 10), sp.Rational(1, 5))):
-                pt = {p: pp, q: qq, w: -1 / sp.sqrt(2)}
-                if bool(cs.condition.subs(pt)) != bool(sp.sympify(pc).subs(pt)):
-                    o = Outcome(False, o.method, "disagree on the boundary w = -1/sqrt(2)")
-            ok &= o.ok
-            notes.append(f"{name} condition: {o.evidence}")
+    ok, notes = compare_critical_sets(derived, form, ctx)
     # the printed sets are critical: gradient vanishes at sampled points of each (numerically, 50 digits)
     grad_worst = _gradient_on_sets(form, space, ctx)
     ok &= grad_worst < mp.mpf(10) ** (-(ctx.dps - 15))

@@ -7,7 +7,6 @@ altered statement that the same check must reject. Numeric checks share a few ca
 """
 from __future__ import annotations
 
-import itertools
 import random
 import zlib
 from fractions import Fraction
@@ -23,7 +22,7 @@ from local2global.symbolic import attention as satt
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
-from ._checks import identity, matrix_identity, rational_in
+from ._checks import compare_critical_sets, identity, matrix_identity, rational_in
 from ._registry import Outcome, claim
 
 p, q, e, w, a, b, X = S.p, S.q, S.e, S.w, S.a, S.b, S.X
@@ -195,29 +194,6 @@ def _mutate_sets(sets):
     return out
 
 
-def _same_condition(derived, printed, key, n=200):
-    """Two conditions in (p, q, w) select the same points: n random rational points (signs of the compiled
-    sides at 40 digits) plus the exact boundary w = -1/sqrt(2), where 1 + 2w|w| = 0, decided exactly."""
-    rng = random.Random(zlib.crc32(key.encode()))
-    bad = 0
-
-    def truth(cond, args):
-        cond = sp.sympify(cond)
-        if cond in (sp.true, sp.false):
-            return bool(cond)
-        val = compile_mp(cond.lhs - cond.rhs, (p, q, w))(*args)
-        return {">": val > 0, "<": val < 0, ">=": val >= 0, "<=": val <= 0}[cond.rel_op]
-
-    with mp.workdps(40):
-        for _ in range(n):
-            args = [mpf_exact(rational_in(rng, 0, 1)), mpf_exact(rational_in(rng, 0, 1)), mpf_exact(rational_in(rng, -2, 2))]
-            bad += truth(derived, args) != truth(printed, args)
-    for pt in ({p: sp.Rational(9, 10), q: sp.Rational(9, 10), w: -1 / sp.sqrt(2)},
-               {p: sp.Rational(1, 10), q: sp.Rational(1, 5), w: -1 / sp.sqrt(2)}):
-        bad += bool(sp.sympify(derived).xreplace(pt)) != bool(sp.sympify(printed).xreplace(pt))
-    return Outcome(bad == 0, f"at {n + 2} points", f"{bad} disagreements in {n + 2} points (2 exactly on w = -1/sqrt 2)")
-
-
 def _station_points(rng, n):
     """High-precision points of Theta_station: (e, w, a) = (e, -1/sqrt 2, -1/e^2) with rational e."""
     out = []
@@ -230,30 +206,7 @@ def _station_points(rng, n):
 def _sets_check(form, ctx):
     space = "R4" if "Gamma_star" in form else "R3"
     derived = {cs.name: cs for cs in satt.critical_points(CH, space)}
-    notes, ok = [], set(derived) == set(form)
-    if not ok:
-        notes.append(f"names differ: derived {sorted(derived)} vs printed {sorted(form)}")
-    for name, cs in derived.items():
-        if name not in form:
-            continue
-        pr = form[name]
-        eqs = [x for x in pr if isinstance(x, tuple)]
-        cond = [x for x in pr if not isinstance(x, tuple)]
-        d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
-        if len(eqs) != len(d_eqs):
-            ok = False
-            notes.append(f"{name}: {len(d_eqs)} derived equations vs {len(eqs)} printed")
-            continue
-        for (lhs, rhs), eq in zip(eqs, d_eqs):
-            o = identity(eq.lhs - eq.rhs, lhs - rhs, ctx, f"sets/{name}", branches=satt.W_ONLY)
-            ok &= o.ok
-            if not o.ok:
-                notes.append(f"{name}: {eq} vs {lhs} = {rhs}: {o.evidence}")
-        if cond or cs.condition is not sp.true:
-            pc = cond[0] if cond else sp.true
-            o = _same_condition(cs.condition, pc, f"cond/{name}")
-            ok &= o.ok
-            notes.append(f"{name} condition: {o.evidence}")
+    ok, notes = compare_critical_sets(derived, form, ctx, branches=satt.W_ONLY)
     # every printed station point is critical (gradient 0 at 50 digits) in R^3 / R^4
     rng = random.Random(zlib.crc32(space.encode()))
     worst = mp.mpf(0)
