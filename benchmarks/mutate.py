@@ -1,18 +1,24 @@
-"""Mutation testing of the claim registry: perturb every claim's printed statement, expect `failed`.
+"""Mutation testing of the claim registry: perturb every claim's statement, expect `failed`.
 
-For each registered (non-open) claim, take `claim.printed()` and derive mutants generically:
+For each registered (non-open) claim, take its statement's form (`claim.printed()`, or for an erratum
+our `claim.corrected()`: the printed form of an erratum fails already, so mutating it proves nothing)
+and derive mutants generically:
   scale  - the first numeric coefficient (in tree order, not 0 or +-1 if possible) is doubled;
   sign   - the first argument of the first sum is negated (the whole expression if there is no sum);
-  shift  - the constant 1 is added (to the first entry of a matrix/tuple).
-Matrices mutate their first non-zero entry, tuples/lists their first mutable element (recursively);
-a plain number is negated (sign) or shifted. Each mutant goes through the claim's own check
-(`claim.check(mutant, Context())`); it is *killed* when the check returns ok=False. A check that raises
-counts as killed but is listed separately (killed by error), and mutants that are equal to the printed
-form (the operator found nothing to change) are reported as not applicable, never as kills.
+           a class label becomes its opposite (global_min <-> local_min, ...), a set loses an element;
+  shift  - the constant 1 is added (to the first entry of a matrix/tuple/dict).
+Matrices mutate their first non-zero entry, tuples/lists/dicts their first mutable element
+(recursively), relations and And/Or their first mutable side; a plain number is negated or shifted.
+Each mutant goes through the claim's own check (`claim.check(mutant, Context())`); it is *killed* when
+the check returns ok=False, which is exactly when `l2g check` would report the mutated claim `failed`.
+A check that raises counts as killed but is listed separately (killed by error); mutants equal to the
+original form (the operator found nothing to change) are reported as not applicable, never as kills,
+and a claim that no operator can perturb is listed under `claims_without_mutant` (a failure).
 
     python benchmarks/mutate.py [--only ID ...] [--json build/mutation.json] [--points N] [--timeout S]
 
-A mutant whose check exceeds --timeout seconds is reported as `timeout` (neither killed nor survived).
+A mutant whose check exceeds --timeout seconds is reported as `timeout` (neither killed nor survived;
+a failure of the run). Exit status 0 only when every applicable mutant was killed.
 """
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ import json
 import signal
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import sympy as sp
@@ -55,8 +62,17 @@ def _mutate_expr(expr: sp.Basic, op: str):
     raise ValueError(op)
 
 
+# categorical statements (classes, limits, labels): the "sign" of a label is its opposite
+OPPOSITE = {"global_min": "local_min", "local_min": "global_min", "local_max": "saddle", "saddle": "local_max",
+            "entropy_rate": "marginal_entropy", "marginal_entropy": "entropy_rate",
+            "defined": "undefined", "undefined": "defined", "attention": "no_attention"}
+
+
 def mutate(form, op: str):
-    """A mutant of a printed form (SymPy expression, Boolean, Matrix, tuple/list thereof, number) or None."""
+    """A mutant of a statement's form or None (nothing to change). Forms: SymPy expressions, relations
+    and And/Or of them, matrices, tuples/lists/dicts thereof (the first entry that mutates, in order),
+    numbers (int, Fraction), class labels (str: `sign` swaps to the OPPOSITE label) and sets of labels
+    (`sign` drops one)."""
     if isinstance(form, sp.MatrixBase):
         m = sp.Matrix(form)
         for i in range(len(m)):
@@ -74,13 +90,33 @@ def mutate(form, op: str):
                 out[i] = new
                 return type(form)(out) if isinstance(form, tuple) else out
         return None
+    if isinstance(form, dict):
+        for key, item in form.items():
+            new = mutate(item, op)
+            if new is not None:
+                return {**form, key: new}
+        return None
+    if isinstance(form, str):
+        return OPPOSITE.get(form) if op == "sign" else None
+    if isinstance(form, (set, frozenset)):
+        return type(form)(sorted(form)[1:]) if op == "sign" and form else None
     if isinstance(form, bool) or form is None:
         return None
-    if isinstance(form, (int, float)):
+    if isinstance(form, (int, float, Fraction)):
         return {"scale": 2 * form if form not in (0, 1, -1) else None, "sign": -form, "shift": form + 1}[op]
+    if isinstance(form, (sp.And, sp.Or)):
+        for i, arg in enumerate(form.args):
+            new = mutate(arg, op)
+            if new is not None:
+                return type(form)(*form.args[:i], new, *form.args[i + 1:], evaluate=False)
+        return None
     if isinstance(form, sp.logic.boolalg.Boolean) and not isinstance(form, sp.Expr):
         if isinstance(form, sp.core.relational.Relational):
-            return type(form)(mutate(form.lhs, op) if op != "sign" else form.lhs, form.rhs if op != "sign" else -form.rhs)
+            lhs = mutate(form.lhs, op) if op != "sign" else form.lhs
+            rhs = form.rhs if op != "sign" else -form.rhs
+            if lhs is None or (op == "sign" and rhs == form.rhs):       # -0 == 0: nothing changed
+                lhs, rhs = (-form.lhs, form.rhs) if op == "sign" else (lhs, rhs)
+            return None if lhs is None else type(form)(lhs, rhs)
         return None
     if isinstance(form, sp.Basic):
         return _mutate_expr(form, op)
@@ -128,6 +164,9 @@ def _summary(rows) -> dict:
         "survived": [f"{r['id']}:{r['operator']}" for r in applied if r["result"] == "SURVIVED"],
         "timed_out": [f"{r['id']}:{r['operator']}" for r in rows if r["result"] == "timeout"],
         "not_applicable": [f"{r['id']}:{r['operator']}" for r in rows if r["result"] == "not applicable"],
+        # a claim no operator could perturb would escape this test altogether: listed, and a failure
+        "claims_without_mutant": sorted({r["id"] for r in rows if r["operator"] != "-"}
+                                        - {r["id"] for r in rows if r["result"] not in ("not applicable",)}),
         "skipped": [r["id"] for r in rows if r["result"].startswith("skipped")],
         "kill_rate": f"{len(killed)}/{len(applied)}" + (f" = {100 * len(killed) / len(applied):.1f}%" if applied else ""),
     }
@@ -143,10 +182,12 @@ def run(ids=None, points: int = 24, timeout: int = 120, sink=None) -> dict:
         if cl.open_reason:
             rows.append({"id": cid, "operator": "-", "result": "skipped: open claim (no check)"})
             continue
+        # an erratum's printed form already fails: mutate the statement that passes, our correction
+        which = "corrected" if cl.corrected is not None else "printed"
         try:
-            printed = cl.printed()
+            printed = cl.corrected() if cl.corrected is not None else cl.printed()
         except Exception as ex:
-            rows.append({"id": cid, "operator": "-", "result": f"skipped: printed() raised {type(ex).__name__}"})
+            rows.append({"id": cid, "operator": "-", "result": f"skipped: {which}() raised {type(ex).__name__}"})
             continue
         for op in OPERATORS:
             try:
@@ -156,7 +197,7 @@ def run(ids=None, points: int = 24, timeout: int = 120, sink=None) -> dict:
             else:
                 why = "operator found nothing to change"
             if mutant is None or _same(mutant, printed):
-                rows.append({"id": cid, "operator": op, "result": "not applicable", "why": why[:200],
+                rows.append({"id": cid, "operator": op, "form": which, "result": "not applicable", "why": why[:200],
                              "printed_type": type(printed).__name__})
                 continue
             t0 = time.perf_counter()
@@ -166,7 +207,7 @@ def run(ids=None, points: int = 24, timeout: int = 120, sink=None) -> dict:
                 out = None
             dt = time.perf_counter() - t0
             if out is None:
-                rows.append({"id": cid, "operator": op, "result": "timeout", "seconds": round(dt, 2),
+                rows.append({"id": cid, "operator": op, "form": which, "result": "timeout", "seconds": round(dt, 2),
                              "mutant": sp.sstr(mutant)[:200]})
                 print(f"[mutate] {cid} {op}: timeout ({dt:.1f} s)", file=sys.stderr, flush=True)
                 if sink:
@@ -178,7 +219,7 @@ def run(ids=None, points: int = 24, timeout: int = 120, sink=None) -> dict:
                 result = "killed by error" if out.method == "error" else "killed"
             else:
                 result = "SURVIVED"
-            rows.append({"id": cid, "operator": op, "result": result, "seconds": round(dt, 2),
+            rows.append({"id": cid, "operator": op, "form": which, "result": result, "seconds": round(dt, 2),
                          "mutant": sp.sstr(mutant)[:200], "evidence": out.evidence[:200]})
             print(f"[mutate] {cid} {op}: {result} ({dt:.1f} s)", file=sys.stderr, flush=True)
             if sink:
@@ -201,7 +242,8 @@ def main(argv=None) -> int:
     res = run(args.only, args.points, args.timeout, sink)
     sink(res)
     print(json.dumps(res["summary"], indent=2))
-    return 0 if not res["summary"]["survived"] else 1
+    bad = res["summary"]["survived"] or res["summary"]["timed_out"] or res["summary"]["claims_without_mutant"]
+    return 0 if not bad else 1
 
 
 if __name__ == "__main__":

@@ -71,26 +71,9 @@ def cli_steps(build: Path) -> dict:
                                                                   "--w0", "0.3", "--dps", str(dps), "--json"]))
 
     def boundary():
-        for name in ("boundary", "boundaries"):
-            if _has_command(name):
-                return _cold(name, [name])
-        if _has_command("flow") and "--boundary" in _help_text("flow"):
-            return _cold("flow", ["flow", "--boundary"])
-        if importlib.util.find_spec("local2global.numeric.basins") is not None:
-            code = ("from local2global.numeric import basins\n"
-                    "assert hasattr(basins, 'boundary_suite')\n"
-                    "basins.boundary_suite()\n")
-            t0 = time.perf_counter()
-            try:
-                r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800, cwd=ROOT)
-            except subprocess.TimeoutExpired:
-                return {"status": "timeout after 1800 s", "command": "numeric.basins.boundary_suite()"}
-            out = {"status": "ok" if r.returncode == 0 else f"exit {r.returncode}",
-                   "seconds": round(time.perf_counter() - t0, 2), "command": "numeric.basins.boundary_suite() (cold)"}
-            if r.returncode != 0:
-                out["stderr_tail"] = (r.stderr.strip().splitlines() or [""])[-1][:300]
-            return out
-        return {"status": "skipped: not available", "command": "l2g boundary"}
+        res = _cold("flow", ["flow", "--suite", "--json", str(build / "boundary_suite.json")])
+        res["jobs"] = os.cpu_count()
+        return res
     steps["boundary_suite"] = boundary
     steps["prob"] = lambda: _cold("prob", ["prob", "--p", "0.9", "--q", "0.9", "--sigma", "0.02", "--json"])
 

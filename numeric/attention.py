@@ -268,12 +268,10 @@ def attention_point(p, q, e, w, a, b=None, dps: int = 50) -> dict:
 
 @lru_cache(maxsize=None)
 def _compiled_flow():
-    """Lean pieces for the vector field: G'(A) = F_A(A, c*) and the components of grad A, grad E."""
-    st = sland.structure()
+    """Lean pieces for the vector field: the components of grad A and grad E (G' is `Landscape.G_prime`)."""
     v3 = satt.VARS3
     gA, gE = satt.grad_A(), satt.grad_E()
     return {
-        "F_A": compile_mp(st["dF"][0], (S.p, S.q, S.A, S.c)),
         "gA": tuple(compile_mp(g, v3) for g in gA),
         "gE": tuple(compile_mp(g, v3) for g in gE),
     }
@@ -282,7 +280,7 @@ def _compiled_flow():
 class AttentionFlow:
     r"""Gradient flow $\dot\theta = -\nabla L(\theta)$ of the reduced loss in R^3, θ = (e, w, a) (GF-Attention).
 
-    ∇L = G'(A) ∇A with G'(A) = F_A(A, c*(A)) (derived; c* from `Landscape.c_star`), energy E of
+    ∇L = G'(A) ∇A with G'(A) = F_A(A, c*(A)) (derived; `Landscape.G_prime`), energy E of
     `symbolic.attention.energy` (None on the ea-plane w = 0, which is invariant: Lemma 14).
     """
 
@@ -298,8 +296,7 @@ class AttentionFlow:
         return cache[mp.mp.prec]
 
     def G_prime(self, Aval):
-        p, q = self._pq()
-        return self.fl["F_A"](p, q, Aval, self.L.land.c_star(Aval))
+        return self.L.land.G_prime(Aval)
 
     def grad(self, th) -> list:
         e, w, a = th

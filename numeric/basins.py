@@ -193,7 +193,6 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
         e0, w0 = (mpf_exact(x) for x in theta0)
         w_sad, E_sad = d["w_sad"](), d["E_sad"]()
         A_star = fl.A_star()
-        pq = fl._pq()
         if e0 == 0:                         # the w-axis consists of critical points (Thm 1)
             cls = critical_class(fl, (e0, w0), tol_e=tol, tol_sad=tol, tol_A=mp.mpf(0))
             return Prediction(cls, (e0, w0), "start on the w-axis: a critical point, the flow stays")

@@ -36,6 +36,7 @@ from local2global.symbolic import _symbols as S
 from local2global.symbolic import canonical, energy as senergy, landscape as sland
 
 from ._lambdify import compile_mp, mpf_exact
+from . import landscape as nland
 from .landscape import Landscape
 
 GUARD = 10   # working digits above the requested dps
@@ -227,7 +228,6 @@ def _compiled_R2():
     st = sland.structure()
     out = {
         "A": compile_mp(Aexpr, ew),
-        "G_prime": compile_mp(st["dF"][0], (S.p, S.q, S.A, S.c)),
         "grad_A": compile_mp(sp.Matrix([sp.diff(Aexpr, v) for v in ew]), ew),
         "A_star": compile_mp(st["A_star"], (S.p, S.q)),
     }
@@ -237,6 +237,9 @@ def _compiled_R2():
         out[f"dE_{lab}"] = (compile_mp(sp.diff(Eb, S.e), ew), compile_mp(sp.diff(Eb, S.w), ew))
     gA = sp.Matrix([sp.diff(Aexpr, v) for v in ew])
     out["grad_A_list"] = (compile_mp(gA[0], ew), compile_mp(gA[1], ew))
+    # the flows' inner loop: ∇L = G'(A) ∇A as one function of (p, q, e, w), common subexpressions shared
+    G1 = nland.G_prime_expr().subs(S.K, sp.exp(Aexpr))
+    out["grad_L"] = compile_mp(tuple(G1 * g for g in gA), (S.p, S.q) + ew, cse=True)
     return out
 
 
@@ -270,17 +273,15 @@ class ReducedFlow:
         return self._fn["A_star"](*self._pq())
 
     def G_prime(self, Aval) -> mp.mpf:
-        p, q = self._pq()
-        return self._fn["G_prime"](p, q, Aval, self.landscape.c_star(Aval))
+        return self.landscape.G_prime(Aval)
 
     def grad_A(self, theta) -> list:
         ga, gb = self._fn["grad_A_list"]
         return [ga(theta[0], theta[1]), gb(theta[0], theta[1])]
 
     def grad(self, theta) -> list:
-        """∇L(e, w) = G'(A) ∇A."""
-        G1 = self.G_prime(self.A(theta))
-        return [G1 * g for g in self.grad_A(theta)]
+        """∇L(e, w) = G'(A) ∇A (one compiled function; tests/test_flow.py holds it to `Landscape.at`)."""
+        return list(self._fn["grad_L"](*self._pq(), theta[0], theta[1]))
 
     def loss(self, theta) -> mp.mpf:
         return self.landscape.G_parts(self.A(theta))[0]

@@ -46,7 +46,22 @@ def _compiled():
         "jac_Ac": compile_mp(sp.Matrix([[sp.diff(x, v) for v in ewb] for x in (Aexpr, cexpr)]), ewb),
         "hess_c": compile_mp(S.hessian(cexpr, ewb), ewb),
         "hess_A3": compile_mp(S.hessian(Aexpr, ewb), ewb),
+        "G_prime_K": compile_mp(G_prime_expr(), pq + (S.K,), cse=True),
     }
+
+
+@lru_cache(maxsize=None)
+def G_prime_expr() -> sp.Expr:
+    r"""G'(A) = F_A(A, c*(A)) as a function of K = e^A alone: F_A depends on c only through
+    e^{A+c} = K u*(K), so the log of `c_star` and the exp inside the sigmoids cancel exactly
+    (one exp and one sqrt per evaluation: the flows' inner loop). Composed from the derived F_A and
+    root u*, nothing retyped; tests/test_flow.py holds it to the (A, c*) path. After the cancellation
+    the root enters only as p + q + sqrt(D) (a sum of positive terms), so unlike c* itself this needs no
+    cancellation-free variant for p < q; the one subtraction left, (p + q + sqrt(D)) - 2, is the zero
+    of G' at A* (an absolute error of one unit in the last place there, harmless for a flow)."""
+    t = sp.Symbol("t", positive=True)
+    F_A, u = sland.structure()["dF"][0], sbias.derive_optimal_bias()["u_star"]
+    return sp.together(F_A.subs(S.c, sp.log(t) - S.A).subs(t, S.K * u))
 
 
 def _rows(m) -> list[list]:
@@ -83,7 +98,11 @@ class Landscape:
         return _compiled()
 
     def _pq(self):
-        return mpf_exact(self.p_exact), mpf_exact(self.q_exact)
+        # cached per binary precision: converting the exact p, q is a visible cost in the flows' inner loop
+        cache = self.__dict__.setdefault("_pq_cache", {})
+        if mp.mp.prec not in cache:
+            cache[mp.mp.prec] = (mpf_exact(self.p_exact), mpf_exact(self.q_exact))
+        return cache[mp.mp.prec]
 
     def c_star(self, Aval) -> mp.mpf:
         """c*(A) = b* - e^2/2 = log u*, from the non-cancelling form of Lemma 5's root."""
@@ -91,6 +110,11 @@ class Landscape:
         K = mp.exp(Aval)
         root = self._fns["u_star"] if p >= q else self._fns["u_star_stable"]
         return mp.log(root(p, q, K))
+
+    def G_prime(self, Aval) -> mp.mpf:
+        """G'(A) = F_A(A, c*(A)) through e^{A+c*} (see `G_prime_expr`); p + q != 1 not needed."""
+        p, q = self._pq()
+        return self._fns["G_prime_K"](p, q, mp.exp(Aval))
 
     def A(self, e, w) -> mp.mpf:
         return self._fns["A"](mpf_exact(e), mpf_exact(w))

@@ -19,7 +19,7 @@ comparisons are three-valued by design (a ball straddling 0 is simply "not settl
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 import flint

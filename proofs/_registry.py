@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 STATUSES = ("verified", "certified", "erratum", "open", "failed")

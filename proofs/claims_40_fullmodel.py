@@ -251,19 +251,19 @@ def _thm4(form, ctx):
 
 def _thm5_printed():
     """The reading 'every canonical point of Theta_min (Thm 1) is a local minimum of the full loss'."""
-    return lambda pv, qv, wv: (pv + qv - 1) * (1 + 2 * wv * abs(wv)) > 0
+    return sp.StrictGreaterThan((p + q - 1) * (1 + 2 * w * sp.Abs(w)), 0)
 
 
 def _thm5_corrected():
-    return lambda pv, qv, wv: pv + qv > 1 and 1 + 4 * wv * abs(wv) > 0
+    return sp.And(sp.StrictGreaterThan(p + q, 1), sp.StrictGreaterThan(1 + 4 * w * sp.Abs(w), 0))
 
 
 def _thm5_mutant():
-    return lambda pv, qv, wv: (pv + qv - 1) * (1 + 2 * wv * abs(wv)) < 0
+    return sp.StrictLessThan((p + q - 1) * (1 + 2 * w * sp.Abs(w)), 0)
 
 
 _THM5_CASES = tuple((pv, qv, wv) for pv, qv in ((0.9, 0.9), (0.6, 0.8), (0.2, 0.3))
-                    for wv in (1.0, 0.3, -0.3, -0.6, -0.9, -1.3))
+                    for wv in (1.0, 0.3, -0.3, -0.4, -0.45, -0.55, -0.6, -0.9, -1.3))
 
 
 @claim("thm5.full_model", ref="Thm 5 / App. C", title="Which canonical e-axis points are local minima of the full loss",
@@ -278,14 +278,15 @@ _THM5_CASES = tuple((pv, qv, wv) for pv, qv in ((0.9, 0.9), (0.6, 0.8), (0.2, 0.
                "kink at e = 0 opens a descent direction off the manifold); for p+q < 1 the canonical local minima "
                "are saddles of the full loss. [23]'s own theta_min is not reproduced here.")
 def _thm5(form, ctx):
-    """form(p, q, w) -> bool claims 'local minimum of the full loss'. Where it says yes, no descent may be found
-    (3 deciding directions + 40 random ones, radius 1e-3); where it says no, a descent direction must be found."""
+    """form: a condition on (p, q, w) claiming 'local minimum of the full loss'. Where it holds, no descent may
+    be found (3 deciding directions + 40 random ones, radius 1e-3); where not, a descent direction must be found."""
+    holds = sp.lambdify((p, q, w), form, "math")
     bad, n_min = [], 0
     with nexp.torch_threads(1):
         for pv, qv, wv in _THM5_CASES:
             probe = nexp.theta_min_probe(pv, qv, wv, d=2, N=3, radius=1e-3, directions=40, seed=1)
             descent = min([probe["worst_random"], *probe["directions"].values()])
-            if form(pv, qv, wv):
+            if holds(pv, qv, wv):
                 n_min += 1
                 if descent < -1e-15:
                     bad.append(f"claimed minimum but descends by {descent:.1e} at (p, q, w) = ({pv}, {qv}, {wv})")

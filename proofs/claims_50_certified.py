@@ -120,7 +120,7 @@ LEMMA12_PRINTED = ((-sp.oo, -1 / sp.sqrt(2), +1), (-1 / sp.sqrt(2), 0, -1), (0, 
        mutant=lambda: ((-sp.oo, -sp.Rational(1, 2), +1), (-sp.Rational(1, 2), 0, -1), (0, sp.oo, -1)),
        uses=(), section="certified")
 def _check_lemma12(form, ctx):
-    certs, notes = [], []
+    certs = []
     _, source = _energy_expr()
     for lo, hi, sgn in form:
         ws = S.w_neg if (hi <= 0) else S.w_pos

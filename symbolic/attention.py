@@ -27,7 +27,6 @@ import sympy as sp
 from . import bias as _bias
 from . import landscape as _land
 from ._result import Result
-from ._simplify import simplify_unit
 from ._symbols import A as A_sym, X, a, b, c as c_sym, e, e_neg, e_pos, sigma, w, w_neg, w_pos
 from ._symbols import hessian as _hess
 from .canonical import rank_one_parameters

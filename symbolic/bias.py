@@ -12,7 +12,7 @@ import sympy as sp
 
 from . import canonical
 from ._result import Result
-from ._symbols import A, K, X, Y, b, c, e, ell_log, sigma, u, w
+from ._symbols import A, K, b, c, e, ell_log, sigma, u
 from .markov import MarkovChain
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 import sympy as sp
 
 from ._result import Result
-from ._symbols import BRANCHES, A as A_sym, b, c as c_sym, e, e_neg, e_pos, w, w_neg, w_pos
+from ._symbols import BRANCHES, A as A_sym, b, c as c_sym, e, e_pos, w, w_pos
 
 
 def rank_one_parameters(alpha_signs, e_val, w_val, flip_alpha_with_e: bool = True):

@@ -17,7 +17,7 @@ from . import bias as _bias
 from . import canonical
 from ._result import Result
 from ._simplify import simplify_unit
-from ._symbols import A, X, b, c, e, sigma, w, w_neg, w_pos
+from ._symbols import A, b, c, e, sigma, w, w_neg, w_pos
 from ._symbols import hessian as _hess
 from .markov import MarkovChain
 

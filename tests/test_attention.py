@@ -12,7 +12,6 @@ from local2global.numeric import attention as natt
 from local2global.numeric._lambdify import compile_mp, mpf_exact
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import attention as satt
-from local2global.symbolic import bias
 
 P9 = (Fraction(9, 10), Fraction(9, 10))
 P1 = (Fraction(1, 10), Fraction(1, 10))

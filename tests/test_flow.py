@@ -13,7 +13,7 @@ from local2global.cli import main
 from local2global.numeric.flow import ReducedFlow, integrate
 from local2global.numeric.landscape import Landscape
 from local2global.symbolic import _symbols as S
-from local2global.symbolic import canonical, energy as senergy
+from local2global.symbolic import energy as senergy
 
 P9 = (Fraction(9, 10), Fraction(9, 10))
 P1 = (Fraction(1, 10), Fraction(1, 10))

@@ -1,7 +1,6 @@
 """Argument types and helpers shared by the subcommands: validation of user input."""
 from __future__ import annotations
 
-import math
 import re
 from fractions import Fraction
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
-from ._common import UsageError, bounded, exact_number, precision, probability, write_atomic
+from ._common import UsageError, bounded, exact_number, integer, precision, probability, write_atomic
 
 NAME = "flow"
 HELP = ("Gradient flow in R^2 from (e0, w0): the basin of Thm 2/8, the analytic limit (energy contour "
@@ -27,7 +28,8 @@ def add_arguments(parser):
                         help="boundary suite: p=q=0.9, p=q=0.1, (0.6, 0.8), (0.2, 0.3); k = 1, 5, 10, 15, 20")
     parser.add_argument("--integrate-k", default="20",
                         help="suite: the k whose starts are also integrated (comma list, default 20)")
-    parser.add_argument("--jobs", default="1", help="suite: worker processes (default 1)")
+    parser.add_argument("--jobs", default=None,
+                        help="suite: worker processes (default: one per CPU core; results do not depend on it)")
 
 
 def run(args) -> int:
@@ -65,12 +67,7 @@ def _suite(args) -> int:
         ks = tuple(int(x) for x in args.integrate_k.split(",") if x.strip())
     except ValueError:
         raise UsageError(f"--integrate-k must be a comma list of integers, got {args.integrate_k!r}") from None
-    try:
-        jobs = int(args.jobs)
-    except ValueError:
-        raise UsageError(f"--jobs must be an integer, got {args.jobs!r}") from None
-    if not 1 <= jobs <= 64:
-        raise UsageError(f"--jobs must be between 1 and 64, got {jobs}")
+    jobs = integer(args.jobs, "--jobs", lo=1, hi=64) if args.jobs is not None else max(1, os.cpu_count() or 1)
     from local2global.numeric import basins
     rows = []
     bad = 0
