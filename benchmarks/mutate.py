@@ -65,7 +65,8 @@ def _mutate_expr(expr: sp.Basic, op: str):
 # categorical statements (classes, limits, labels): the "sign" of a label is its opposite
 OPPOSITE = {"global_min": "local_min", "local_min": "global_min", "local_max": "saddle", "saddle": "local_max",
             "entropy_rate": "marginal_entropy", "marginal_entropy": "entropy_rate",
-            "defined": "undefined", "undefined": "defined", "attention": "no_attention"}
+            "defined": "undefined", "undefined": "defined", "attention": "no_attention",
+            "attracting": "repelling", "repelling": "attracting"}
 
 
 def mutate(form, op: str):
@@ -124,14 +125,20 @@ def mutate(form, op: str):
 
 
 def _same(a, b) -> bool:
+    """Structural equality: the operator changed nothing. (A mutant that differs in form but is equal in
+    value would be an equivalent mutant; the claim's own check decides that, and it then shows up as
+    SURVIVED, never hidden as "not applicable". Simplifying here took minutes on the large gradients.)"""
     try:
-        if isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase):
-            return a.shape == b.shape and all(sp.simplify(x - y) == 0 for x, y in zip(a, b))
-        if isinstance(a, sp.Expr) and isinstance(b, sp.Expr):
-            return sp.expand(a - b) == 0
-        return a == b
+        return bool(a == b)
     except Exception:
         return False
+
+
+def _show(form) -> str:
+    try:
+        return sp.sstr(form)[:200]
+    except Exception:           # e.g. tuples of Fractions, which SymPy's printer cannot parenthesize
+        return repr(form)[:200]
 
 
 class _Timeout(BaseException):
@@ -208,7 +215,7 @@ def run(ids=None, points: int = 24, timeout: int = 120, sink=None) -> dict:
             dt = time.perf_counter() - t0
             if out is None:
                 rows.append({"id": cid, "operator": op, "form": which, "result": "timeout", "seconds": round(dt, 2),
-                             "mutant": sp.sstr(mutant)[:200]})
+                             "mutant": _show(mutant)})
                 print(f"[mutate] {cid} {op}: timeout ({dt:.1f} s)", file=sys.stderr, flush=True)
                 if sink:
                     sink({"summary": _summary(rows), "mutants": rows})
@@ -220,7 +227,7 @@ def run(ids=None, points: int = 24, timeout: int = 120, sink=None) -> dict:
             else:
                 result = "SURVIVED"
             rows.append({"id": cid, "operator": op, "form": which, "result": result, "seconds": round(dt, 2),
-                         "mutant": sp.sstr(mutant)[:200], "evidence": out.evidence[:200]})
+                         "mutant": _show(mutant), "evidence": out.evidence[:200]})
             print(f"[mutate] {cid} {op}: {result} ({dt:.1f} s)", file=sys.stderr, flush=True)
             if sink:
                 sink({"summary": _summary(rows), "mutants": rows})

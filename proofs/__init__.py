@@ -6,7 +6,8 @@ import importlib
 import pkgutil
 
 from ._registry import REGISTRY as REGISTRY, Claim as Claim, Context as Context, Outcome as Outcome
-from ._registry import Record as Record, STATUSES as STATUSES, run_claim as run_claim, select as select
+from ._registry import Record as Record, STATUSES as STATUSES, run_claim as run_claim, run_claims as run_claims
+from ._registry import select as select
 
 _loaded = False
 

@@ -271,6 +271,27 @@ def _lemma3_grad(form, ctx):
     return matrix_identity(landscape.gradient_with_bias(CH), form, ctx, "lemma3.grad", S.W_BRANCHES)
 
 
+REMARK2_M = sp.Matrix([[2 * e * (1 + 2 * w * absw), -e], [4 * e**2 * absw, 0], [0, 1]])
+
+
+@claim("remark2.two_expectations", ref="Remark 2", title="All gradients are governed by two expectations",
+       statement=r"$\nabla_{(e,w,b)}L = M\,\big(\mathbb{E}[(f_1X+f_2)X],\ \mathbb{E}[f_1X+f_2]\big)^\top$ with "
+                 r"$M = \begin{pmatrix}2e(1+2w|w|) & -e\\ 4e^2|w| & 0\\ 0 & 1\end{pmatrix}$: up to scalings in "
+                 r"$(e, w)$ the two expectations govern every gradient, and the $e$- and $w$-gradients carry a factor $e$.",
+       printed=lambda: REMARK2_M, mutant=lambda: REMARK2_M.subs(e, 1),
+       uses=("lemma3.gradient", "lemma3.f1f2"), section="landscape")
+def _remark2(form, ctx):
+    """form = M. The two expectations are built from the *derived* f1, f2 (not the printed ones of Lemma
+    3), M (T1, T2) is compared with the gradient of Lemma 2's loss, and the e- and w-rows of M must vanish
+    at e = 0 (the factor e the remark points out)."""
+    f1, f2 = landscape.f1_f2(CH)
+    T = sp.Matrix([landscape.expect_X(CH, lambda x: (f1 * x + f2) * x), landscape.expect_X(CH, lambda x: f1 * x + f2)])
+    same = matrix_identity(landscape.gradient_with_bias(CH), form * T, ctx, "remark2", S.W_BRANCHES)
+    factor_e = all(sp.simplify(form[i, j].subs(e, 0)) == 0 for i in (0, 1) for j in (0, 1))
+    return Outcome(same.ok and factor_e, same.method,
+                   f"grad L vs M (T1, T2): {same.evidence}; rows e, w of M vanish at e = 0: {factor_e}")
+
+
 # --- Lemma 4: Hessian on Gamma_min / Gamma_sad --------------------------------------------------------
 
 @claim("lemma4.hessian", ref="Lemma 4", title="Hessian at local minima and saddles (order b, e, w)",

@@ -440,6 +440,43 @@ def _lemma11(form, ctx):
                    f"max |E(theta_lim) - E(theta_0) - ({form})| = {mp.nstr(worst, 3)} over {len(_L10_STARTS)} starts (tolerance {mp.nstr(tol, 2)})")
 
 
+_FIG1_E = (Fraction(-1), Fraction(1, 5), Fraction(2))
+_FIG1_W = (Fraction(-9, 4), Fraction(-1, 2), Fraction(1, 2), Fraction(2))
+
+
+@claim("fig1.basins", ref="Fig. 1 (b), (d)", title="The basin panels of Fig. 1 are where the flows go",
+       statement=r"In the window $[-2.5, 2.5]^2$ of Fig. 1 (b) ($p = q = 0.9$) and (d) ($p = q = 0.1$), the gradient "
+                 r"flow from a start painted $I_{min}$ ends at a local minimum, from a start painted $I_\star$ at a "
+                 r"global minimum.",
+       printed=lambda: {"I_min": "local_min", "I_star": "global_min"},
+       mutant=lambda: {"I_min": "global_min", "I_star": "local_min"},
+       uses=("thm2.basins", "thm8.basins"), section="flow")
+def _fig1(form, ctx):
+    """form: painted region -> class of the limit. Starts on a 3 x 4 grid of the figure's window for each
+    panel's chain: the colour is read from the figure's own float64 map (`numeric.fig_flow.basin_grid`,
+    what the PNG shows), the class from a flow integrated at FLOW_DPS digits (Thm 1 class of its end)."""
+    import numpy as np
+
+    from local2global.numeric import fig_flow
+    seen, bad = {}, []
+    for p_, q_ in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(1, 10))):
+        for w0 in _FIG1_W:
+            for e0 in _FIG1_E:
+                pix = fig_flow.basin_grid(float(p_), float(q_), np.array([[float(w0)]]), np.array([[float(e0)]]))
+                label = "I_min" if pix[0, 0] == 1 else "I_star"
+                res = _flow(p_, q_, e0, w0)            # cached: the control reuses the printed form's flows
+                with mp.workdps(FLOW_DPS + 10):
+                    cls = (nbasins.critical_class(ReducedFlow(p_, q_), res.theta, **nbasins.integrated_tolerances(
+                        FLOW_DPS, res.status == "stationary")) if res.converged else None)
+                seen[label] = seen.get(label, 0) + 1
+                if cls != form[label]:
+                    bad.append(f"p=q={p_}, (e, w) = ({e0}, {w0}): painted {label} (claimed {form[label]}), flow ends at {cls}")
+    ok = not bad and len(seen) == 2
+    return Outcome(ok, f"figure pixels vs integrated flows (dps {FLOW_DPS})",
+                   (f"{sum(seen.values())} starts ({', '.join(f'{v} painted {k}' for k, v in sorted(seen.items()))}): "
+                    f"every flow ends where its colour says") if not bad else "; ".join(bad[:3]))
+
+
 # --- Gaussian initialization -----------------------------------------------------------------
 
 @claim("gaussian.whp", ref="Thm 2 / Thm 8 (Gaussian init.)", title="Small Gaussian initialization",

@@ -386,15 +386,17 @@ def _lemma14(form, ctx):
 
 
 @claim("lemma14.ea_plane", ref="Lemma 14", title="The ea-plane is invariant",
-       statement=r"$\partial L/\partial w = 4G'(A)|w|e^2(1+ae^2)$ vanishes on $w = 0$, so $w_0 = 0 \Rightarrow w_t = 0$.",
-       printed=lambda: w, mutant=lambda: a, uses=("lemma13.reduced_gradient",), section=SECTION)
+       statement=r"$\partial L/\partial w = G'(A)\,\partial_w A$ with $\partial_w A = 4|w|e^2(1+ae^2)$, which vanishes on "
+                 r"$w = 0$, so $w_0 = 0 \Rightarrow w_t = 0$.",
+       printed=lambda: 4 * absw * e**2 * (1 + a * e**2), mutant=lambda: 4 * absw * e**2 * (1 + a * e**2) + e**2,
+       uses=("lemma13.reduced_gradient",), section=SECTION)
 def _lemma14_plane(form, ctx):
-    # the coordinate `form` is invariant iff its velocity component vanishes on {form = 0}
-    idx = satt.VARS3.index(form)
-    comp = satt.grad_A()[idx]
-    on_plane = sp.expand(comp.subs(form, 0))
-    ok = on_plane == 0
-    return Outcome(ok, "symbolic", f"d{form}/dt is G'(A) times {comp}; on {form} = 0 it is G'(A) * {on_plane}")
+    """form = the printed dA/dw: it must be the derived one (both half-planes) and vanish on w = 0."""
+    idx = satt.VARS3.index(w)
+    same = identity(satt.grad_A()[idx], form, ctx, "lemma14.plane", branches=satt.W_ONLY)
+    on_plane = sp.simplify(form.subs(w, 0))
+    return Outcome(same.ok and on_plane == 0, same.method,
+                   f"form vs derived dA/dw: {same.evidence}; on w = 0 it is {on_plane}")
 
 
 # --- Lemmas 15, 16, Thms 3, 11: flows -----------------------------------------------------------------
@@ -456,9 +458,11 @@ def _lemma16(form, ctx):
                 plane_ok &= res.theta[1] == 0
                 continue
             worst = max(worst, abs(fE(*res.theta) - fE(*[mp.mpf(x.numerator) / x.denominator for x in th0])))
-    ok = plane_ok and worst < mp.mpf(10) ** -5       # integration tolerance 10^-(dps/2) at 15 digits
-    return Outcome(ok, f"numeric: flows at {FLOW_DPS} digits", f"max |E(theta_lim) - E(theta_0)| = {mp.nstr(worst, 3)}; "
-                   f"ea-plane start stays on it: {plane_ok}")
+    # the lemma is about Lemma 14's E: another conserved quantity (E + 1, 2E) is not its statement
+    same = identity(satt.energy(), form, ctx, "lemma16.derived", branches=satt.W_ONLY)
+    ok = plane_ok and worst < mp.mpf(10) ** -5 and same.ok     # integration tolerance 10^-(dps/2) at 15 digits
+    return Outcome(ok, f"numeric: flows at {FLOW_DPS} digits + symbolic", f"max |E(theta_lim) - E(theta_0)| = "
+                   f"{mp.nstr(worst, 3)}; ea-plane start stays on it: {plane_ok}; form vs Lemma 14's E: {same.evidence}")
 
 
 @claim("thm3.limits", ref="Thm 3", title="GF-Attention ends on the critical sets of Thm 10",
@@ -505,3 +509,32 @@ def _thm11(form, ctx):
     return Outcome(bool(ok), "symbolic (linearisation) + numeric flows (15 digits)",
                    f"rate of e at the origin 2 G'(0) t = {sp.factor(Gp0 * rate)} > 0: {contracting}; small starts end in "
                    f"{cls} (Monte Carlo fractions: `numeric.attention.gaussian_fractions`)")
+
+
+_FIG5_CHAINS = {"p+q>1": (Fraction(9, 10), Fraction(9, 10)), "p+q<1": (Fraction(1, 10), Fraction(1, 10))}
+
+
+@lru_cache(maxsize=None)
+def _fig5_counts(regime: str) -> dict:
+    pp, qq = _FIG5_CHAINS[regime]
+    return natt.gaussian_fractions(pp, qq, Fraction(1, 10), n=8, seed=5, dps=FLOW_DPS)["counts"]
+
+
+@claim("fig5.origin", ref="Fig. 2 / Fig. 5", title="Near the origin the local minima attract for p+q > 1, repel for p+q < 1",
+       statement=r"GF-Attention in $\mathbb{R}^3$ from small starts around the origin: the local minima (on the $e = 0$ "
+                 r"axis near the origin) attract the flow when $p+q>1$ and repel it when $p+q<1$ (the contrast of Fig. 2, "
+                 r"magnified in Fig. 5).",
+       printed=lambda: {"p+q>1": "attracting", "p+q<1": "repelling"},
+       mutant=lambda: {"p+q>1": "repelling", "p+q<1": "attracting"},
+       uses=("thm3.limits", "thm11.small_init"), section=SECTION)
+def _fig5(form, ctx):
+    """form: regime -> behaviour of the local minima near the origin. 8 starts theta_0 ~ N(0, 0.1^2 I_3)
+    (seeded) per regime (p = q = 0.9 and p = q = 0.1), flows at FLOW_DPS digits: 'attracting' means every
+    flow ends at a local minimum, 'repelling' that none does."""
+    rows, ok = [], True
+    for regime in ("p+q>1", "p+q<1"):
+        counts = _fig5_counts(regime)
+        k, n = counts.get("local_min", 0), sum(counts.values())
+        ok = ok and (k == n if form[regime] == "attracting" else k == 0)
+        rows.append(f"{regime}: {k}/{n} end at a local minimum (claimed {form[regime]}; classes {counts})")
+    return Outcome(ok, f"numeric: 2 x 8 Gaussian starts, sigma = 0.1, flows at {FLOW_DPS} digits", "; ".join(rows))

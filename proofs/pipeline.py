@@ -22,14 +22,15 @@ class StepResult:
 
 
 def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = True, pdf: bool = True,
-            progress=None, claim_ids=None, figure_names=None) -> tuple[list, list[StepResult]]:
+            progress=None, claim_ids=None, figure_names=None, workers: int | None = None) -> tuple[list, list[StepResult]]:
     """Run the main job into out_dir; returns (claim records, step results).
 
     `progress(message)` is called before each step; `claim_ids` / `figure_names` restrict the
-    checks and figures (the default is all of them).
+    checks and figures (the default is all of them); `workers` processes run the checks (default one
+    per CPU core).
     """
     from . import derivations, report
-    from ._registry import Context, run_claim, select
+    from ._registry import Context, run_claims, select
 
     say = progress or (lambda msg: None)
     out = Path(out_dir)
@@ -37,10 +38,8 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     steps: list[StepResult] = []
 
     claims = select(claim_ids)
-    records = []
-    for i, c in enumerate(claims, 1):
-        say(f"check {i}/{len(claims)}: {c.id}")
-        records.append(run_claim(c, Context(dps=dps)))
+    records = run_claims(claims, Context(dps=dps), workers=workers,
+                         progress=lambda i, n, cid: say(f"check {i}/{n}: {cid}"))
     checks = out / derivations.RECORDS_NAME
     _write(checks, json.dumps([r.as_dict() for r in records], indent=2, sort_keys=True) + "\n")
     steps.append(StepResult("check", [checks]))

@@ -16,16 +16,19 @@ def add_arguments(p):
     p.add_argument("--dps", default="50", help="working precision in digits for sampled checks (default 50, min 30)")
     p.add_argument("--json", metavar="FILE", help="also write the records as JSON to FILE")
     p.add_argument("--list", action="store_true", help="list the registered claims without running them")
+    p.add_argument("--workers", default=None, metavar="N",
+                   help="processes running the checks (default: one per CPU core; the results do not depend on it)")
     p.add_argument("--out", default="build", metavar="DIR",
                    help="folder for report.md, report.json and the dependency graph (default ./build)")
 
 
 def run(args) -> int:
-    from local2global.proofs import Context, run_claim, select
+    from local2global.proofs import Context, run_claims, select
     from local2global.proofs.table import format_table, summary_line
-    from ._common import write_atomic
+    from ._common import integer, write_atomic
 
     dps = precision(args.dps, lo=30, hi=200)
+    workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise UsageError(f"--out {args.out!r} exists and is not a directory")
     try:
@@ -36,12 +39,13 @@ def run(args) -> int:
         for c in claims:
             print(f"{c.id:28s} {c.ref:28s} {c.title}")
         return 0
-    records = []
     from tqdm import tqdm
-    bar = tqdm(claims, desc="checking claims", unit="claim", file=sys.stderr, disable=not sys.stderr.isatty())
-    for c in bar:
-        bar.set_postfix_str(c.id)
-        records.append(run_claim(c, Context(dps=dps)))
+    with tqdm(total=len(claims), desc="checking claims", unit="claim", file=sys.stderr,
+              disable=not sys.stderr.isatty()) as bar:
+        def progress(done, n, cid):
+            bar.n = done
+            bar.set_postfix_str(cid)
+        records = run_claims(claims, Context(dps=dps), workers=workers, progress=progress)
     print(format_table(records))
     print(summary_line(records))
     if args.json:
