@@ -1,8 +1,9 @@
 """Benchmarks: one command, `python benchmarks/run.py`, writes build/bench.json.
 
 Cold CLI runs (a fresh interpreter each, so import and first-derivation costs count): `l2g derive`,
-`l2g check`, `l2g flow` at dps 30 and 50, the boundary suite, `l2g prob`, `l2g all` without figures;
-a command that does not exist yet is recorded as "skipped: not available". Then the 1000 x 1000 grid
+`l2g check`, `l2g flow` at dps 30 and 50, the boundary suite (`l2g flow --suite`), `l2g prob`,
+`l2g all` without figures; the median time of one flow to its limit at dps 30 and 50 (20 random starts,
+in one warm process). Then the 1000 x 1000 grid
 of the reduced loss and its gradient with our float64 engine and with the authors' closed form,
 side by side: median time of each, the ratio, and the number of bad cells of each (non-finite, or
 off by more than 1e-8 relative to the reference; the reference is our engine, which tests/test_engine.py
@@ -75,6 +76,8 @@ def cli_steps(build: Path) -> dict:
         res["jobs"] = os.cpu_count()
         return res
     steps["boundary_suite"] = boundary
+    for dps in (30, 50):
+        steps[f"flow_median_dps{dps}"] = lambda dps=dps: flow_median(dps)
     steps["prob"] = lambda: _cold("prob", ["prob", "--p", "0.9", "--q", "0.9", "--sigma", "0.02", "--json"])
 
     def all_no_figures():
@@ -89,6 +92,28 @@ def cli_steps(build: Path) -> dict:
         return res
     steps["all_no_figures"] = all_no_figures
     return steps
+
+
+def flow_median(dps: int, n: int = 20) -> dict:
+    """Median wall time of one R^2 flow to its limit (warm process, compiled expressions cached):
+    n seeded random rational starts in [-2, 2]^2, alternating p = q = 0.9 and p = q = 0.1."""
+    import random
+    from fractions import Fraction
+
+    from local2global.numeric.flow import ReducedFlow
+    rng = random.Random(2026)
+    flows = {pq: ReducedFlow(*pq) for pq in (("9/10", "9/10"), ("1/10", "1/10"))}
+    next(iter(flows.values())).run((Fraction(1, 2), Fraction(1, 3)), dps=dps)        # compile once
+    times, statuses = [], {}
+    for i in range(n):
+        th = (Fraction(rng.randint(-200, 200), 100), Fraction(rng.randint(-200, 200), 100))
+        fl = flows[(("9/10", "9/10"), ("1/10", "1/10"))[i % 2]]
+        t0 = time.perf_counter()
+        res = fl.run(th, dps=dps)
+        times.append(time.perf_counter() - t0)
+        statuses[res.status] = statuses.get(res.status, 0) + 1
+    return {"starts": n, "dps": dps, "median_seconds": round(float(np.median(times)), 3),
+            "max_seconds": round(max(times), 3), "statuses": statuses}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -51,3 +51,22 @@ def test_check_command_lists_and_selects_claims(capsys):
     assert "lemma5.quadratic" in out and "lemma3.gradient" not in out
     assert main(["check", "--only", "no.such.claim"]) == 2
     assert "unknown claim" in capsys.readouterr().err
+
+
+def test_records_do_not_depend_on_the_number_of_worker_processes():
+    from local2global.proofs import Context, run_claims
+
+    claims = select(["sec2", "lemma5.quadratic", "lemma12", "lemma10", "fig5"])
+    one = [r.as_dict() for r in run_claims(claims, Context(points=8), workers=1)]
+    two = [r.as_dict() for r in run_claims(claims, Context(points=8), workers=2)]
+    assert [r["id"] for r in two] == [c.id for c in claims]
+    assert one == two
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "x", "1.5", "65"])
+def test_check_refuses_a_bad_worker_count(capsys, value):
+    from local2global.cli import main
+
+    assert main(["check", "--only", "lemma5.quadratic", "--workers", value]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and len(cap.err.strip().splitlines()) == 1
