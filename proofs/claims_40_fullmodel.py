@@ -191,7 +191,7 @@ def _full_gradient(form, ctx):
 _NORMAL_FINDING = frozenset({"token", "positional", "W_V"})
 
 
-@claim("full.normal", ref="Sec. 3 / Sec. 5.1 (rank-one manifold)",
+@claim("full.normal", ref="Sec. 5.1 (the rank-one manifold)",
        title="The canonical manifold is not invariant under full gradient flow",
        statement=r"At canonical points off the critical set the full gradient has a nonzero component normal to "
                  r"$\{\theta(e,w,b)\}$; it lies exactly in span$\{u_1, u_2\}$, $u_1$ = (token $\alpha_e$, "

@@ -244,8 +244,9 @@ def sections() -> list[Section]:
     return sorted(SECTIONS.values(), key=lambda s: (s.order, s.id))
 
 
-_LABEL = re.compile(r"(Lemma|Lemmas|Thm|Thms|Theorem|Remark|Eq\.|Sec\.|App\.|Cor\.|Prop\.)\s*([0-9][0-9/,\s]*)")
-_KIND = {"Lemmas": "Lemma", "Thms": "Thm", "Theorem": "Thm"}
+_LABEL = re.compile(r"(Lemma|Lemmas|Thm|Thms|Theorem|Remark|Eq\.|Sec\.|App\.|Cor\.|Prop\.|Fig\.|Figs\.|Figure)"
+                    r"\s*([0-9][0-9/,\s]*)")
+_KIND = {"Lemmas": "Lemma", "Thms": "Thm", "Theorem": "Thm", "Figs.": "Fig.", "Figure": "Fig."}
 
 
 def labels(ref: str) -> set[str]:
@@ -456,7 +457,7 @@ def _optimal_bias() -> Block:
 
 
 @section("structure", order=50, title="The reduced loss is a convex function of A",
-         refs=("Lemma 6", "Thm 1"))
+         refs=("Lemma 6", "Thm 1", "Sec. 3"))
 def _structure() -> Block:
     r = sland.structure(CHAIN)
     return Block.from_result(
@@ -470,7 +471,7 @@ def _structure() -> Block:
         transform=pi_form)
 
 
-@section("gradients", order=60, title="Gradients with bias and reduced", refs=("Lemma 3", "Lemma 7", "Remark 4"))
+@section("gradients", order=60, title="Gradients with bias and reduced", refs=("Lemma 3", "Lemma 7", "Remark 2", "Remark 4"))
 def _gradients() -> Block:
     f1, f2 = sland.f1_f2(CHAIN)
     J3 = sland.jacobian_Ac("R3")
@@ -555,7 +556,7 @@ def _loss_values() -> tuple:
     )
 
 
-@section("critical_r3", order=80, title="Critical points in R^3", refs=("Thm 6", "Thm 7"))
+@section("critical_r3", order=80, title="Critical points in R^3", refs=("Thm 6", "Thm 7", "Remark 1"))
 def _critical_r3() -> Block:
     sets = sland.critical_points(CHAIN, space="R3")
     return Block(
@@ -599,7 +600,7 @@ def write_document(out_dir, doc: "Document"):
 # Sections of issues 3-5: dynamics (energy, basins), attention, full model
 # ---------------------------------------------------------------------------------------------
 
-@section("energy", order=100, title="Energy of the gradient flow", refs=("Eq. 11", "Lemma 1", "Lemma 9"))
+@section("energy", order=100, title="Energy of the gradient flow", refs=("Eq. 11", "Lemma 1", "Lemma 9", "Sec. 4"))
 def _energy_section() -> Block:
     from local2global.symbolic import energy
     r = energy.derive_energy()
@@ -623,7 +624,7 @@ def _w_axis_energy() -> Block:
                                   "E_sad_minus_f_in_t": "E_{\\mathrm{sad}} - f\\ (t = 2w^2)"})
 
 
-@section("basins", order=120, title="Saddle asymptotes, basins and limits", refs=("Thm 2", "Thm 8"))
+@section("basins", order=120, title="Saddle asymptotes, basins and limits", refs=("Thm 2", "Thm 8", "Lemma 10", "Lemma 11", "Fig. 1"))
 def _basins_section() -> Block:
     from local2global.symbolic import basins, energy
     g = energy.saddle_asymptotes()
@@ -643,7 +644,7 @@ def _basins_section() -> Block:
 
 
 @section("attention_logit", order=200, title="Attention scalar: logit and optimal bias",
-         refs=("Eq. 41", "Lemma 13"))
+         refs=("Eq. 39", "Eq. 41", "Lemma 13"))
 def _attention_logit() -> Block:
     from local2global.symbolic import attention
     r = attention.derive_logit()
@@ -656,7 +657,8 @@ def _attention_logit() -> Block:
 
 
 @section("attention_energy", order=210, title="Energy with attention and the stationary set",
-         refs=("Lemma 14", "Thm 9", "Thm 10", "Remark 5"))
+         refs=("Lemma 14", "Thm 9", "Thm 10", "Remark 5", "Lemma 15", "Lemma 16", "Thm 3",
+               "Thm 11", "Fig. 2", "Fig. 5"))
 def _attention_energy() -> Block:
     from local2global.symbolic import attention
     r = attention.derive_energy()
@@ -669,7 +671,7 @@ def _attention_energy() -> Block:
 
 
 @section("full_model", order=300, title="The full transformer against the canonical model",
-         refs=("Thm 4", "Thm 5", "Fig. 3", "Fig. 4", "Fig. 6"))
+         refs=("Thm 4", "Thm 5", "Sec. 5", "Fig. 3", "Fig. 4", "Fig. 6"))
 def _full_model() -> Block:
     return Block(
         ref="App. A-C, Sec. 5", assumptions=("float64", "d in {2, 8}", "N up to 12"),

@@ -50,7 +50,9 @@ def execute(source, out_dir, *, timeout: int = 600, kernel_name: str = "python3"
     env_backup = os.environ.get("MPLBACKEND")
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"   # inherited by the kernel
     try:
+        # the kernel's own start-up warnings (e.g. about its local TCP transport) are not ours to show
         client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, record_timing=False,
+                                extra_arguments=["--IPKernelApp.log_level=ERROR"],
                                 resources={"metadata": {"path": str(source.parent)}})
         client.execute()
     finally:
@@ -80,11 +82,27 @@ def _coalesce_streams(outputs: list) -> list:
     return merged
 
 
-def run_notebooks(out_dir, *, notebook_dir=None, timeout: int = 600, progress=None) -> list[NotebookRun]:
-    """Execute every notebook of `notebooks/` into `out_dir`; `progress(name)` is called before each."""
-    runs = []
-    for src in sources(notebook_dir):
-        if progress is not None:
-            progress(src.name)
-        runs.append(execute(src, out_dir, timeout=timeout))
-    return runs
+def run_notebooks(out_dir, *, notebook_dir=None, timeout: int = 600, progress=None,
+                  workers: int | None = None) -> list[NotebookRun]:
+    """Execute every notebook of `notebooks/` into `out_dir`, `workers` at a time (default: one per CPU
+    core; each notebook has its own kernel and output file, so the results do not depend on it);
+    `progress(name)` is called as each one is queued. A failing notebook raises its CellExecutionError."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    srcs = sources(notebook_dir)
+    workers = max(1, os.cpu_count() or 1) if workers is None else workers
+    if workers == 1 or len(srcs) < 2:
+        runs = []
+        for src in srcs:
+            if progress is not None:
+                progress(src.name)
+            runs.append(execute(src, out_dir, timeout=timeout))
+        return runs
+    with ProcessPoolExecutor(min(workers, len(srcs)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = []
+        for src in srcs:
+            if progress is not None:
+                progress(src.name)
+            futures.append(pool.submit(execute, src, out_dir, timeout=timeout))
+        return [f.result() for f in futures]

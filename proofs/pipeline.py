@@ -68,7 +68,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     if notebooks:
         from .notebooks import run_notebooks
         say("notebooks")
-        runs = run_notebooks(out / "notebooks")
+        runs = run_notebooks(out / "notebooks", workers=workers, progress=lambda name: say(f"notebook {name}"))
         steps.append(StepResult("notebooks", [r.output for r in runs]))
     return records, steps
 

@@ -96,3 +96,11 @@ def test_records_file_formats_are_read(tmp_path):
         path.write_text(json.dumps(data))
         assert D.load_records(path)["a.b"]["status"] == "verified"
     assert D.load_records(tmp_path / "missing.json") == {}
+
+
+def test_every_registered_claim_is_shown_in_some_section():
+    from local2global.proofs import select
+
+    claims = select()
+    shown = {c.id for sec in D.sections() for c in D.claims_for(sec, claims)}
+    assert [c.id for c in claims if c.id not in shown] == []
