@@ -244,6 +244,11 @@ def main(argv=None) -> int:
         except Exception as ex:    # a benchmark that breaks is reported, the others still run
             results[name] = {"status": f"error: {type(ex).__name__}: {ex}"}
         print(f"[bench] {name}: {json.dumps(results[name])[:300]}", file=sys.stderr, flush=True)
+    if args.only and out_path.exists():     # a partial rerun updates its steps and keeps the others
+        try:
+            results = {**json.loads(out_path.read_text()).get("results", {}), **results}
+        except ValueError:
+            pass
     report["results"] = results
     out_path.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     print(f"wrote {out_path}", file=sys.stderr)
