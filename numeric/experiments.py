@@ -14,6 +14,7 @@ Floats enter only here, at the torch boundary: the symbolic side is evaluated fr
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -366,8 +367,9 @@ def train(cfg: TrainConfig, progress: bool = True) -> TrainResult:
                  else torch.optim.lr_scheduler.LambdaLR(opt, lambda _: 1.0))
         res = TrainResult(cfg)
         _record(res, 0, theta, cfg)
-        for step in tqdm(range(1, cfg.steps + 1), desc=f"train {cfg.init} seed={cfg.seed}", disable=not progress,
-                         leave=False):
+        # a bar only on a terminal: redirected to a log it would be thousands of carriage-return frames
+        for step in tqdm(range(1, cfg.steps + 1), desc=f"train {cfg.init} seed={cfg.seed}",
+                         disable=not progress or not sys.stderr.isatty(), leave=False):
             seqs = fm.sample_sequences(cfg.p, cfg.q, cfg.N + 1, cfg.batch, g)
             opt.zero_grad()
             fm.empirical_loss(theta, seqs, cfg.attention).backward()
@@ -424,36 +426,12 @@ def _cache_dir() -> str:
 
 
 def run_cached(cfg: TrainConfig, cache_dir: str | None = None, progress: bool = True) -> TrainResult:
-    """`train(cfg)`, reusing a cached result when its config, code hash and payload digest all match.
-
-    The file name is the hash of (config, code); inside, the payload carries its own sha256, so a
-    truncated, edited or stale file is detected and the run is redone (and the file rewritten).
-    """
-    import hashlib
-    import json
-    import os
-    folder = cache_dir or _cache_dir()
-    code = _code_hash()
-    name = hashlib.sha256(f"{cfg.key()}|{code}".encode()).hexdigest()[:24]
-    path = os.path.join(folder, f"{name}.json")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            stored = json.load(fh)
-        payload = json.dumps(stored["result"], sort_keys=True)
-        if (stored["key"] == cfg.key() and stored["code"] == code
-                and stored["digest"] == hashlib.sha256(payload.encode()).hexdigest()):
-            return TrainResult.from_dict(stored["result"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass                                   # missing, corrupted or stale: recompute
-    res = train(cfg, progress=progress)
-    payload = json.dumps(res.as_dict(), sort_keys=True)
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"key": cfg.key(), "code": code, "digest": hashlib.sha256(payload.encode()).hexdigest(),
-                   "result": json.loads(payload)}, fh, sort_keys=True)
-    os.replace(tmp, path)
-    return res
+    """`train(cfg)`, reusing a cached result when its config, code hash and payload digest all match
+    (`numeric._cache`: a truncated, edited or stale file is detected and the run is redone)."""
+    from ._cache import cached_json
+    stored = cached_json(cache_dir or _cache_dir(), cfg.key(), _code_hash(),
+                         lambda: train(cfg, progress=progress).as_dict())
+    return TrainResult.from_dict(stored)
 
 
 def _configs(base: dict, quick: bool, seeds=SEEDS, **over) -> list[TrainConfig]:
@@ -503,5 +481,4 @@ def summary(quick: bool = False, progress: bool = True) -> dict:
 
 if __name__ == "__main__":          # python -m local2global.numeric.experiments [--quick]
     import json
-    import sys
     print(json.dumps(summary(quick="--quick" in sys.argv), indent=2))

@@ -11,14 +11,15 @@ the basin slices that Sec. 4.1 leaves open, for p = q = 0.9 (p+q > 1) and p = q 
 Every plotted set comes from `symbolic.attention` (lambdified); trajectories and basin classes come
 from the mpmath integrator (`numeric.flow.integrate` through `numeric.attention.AttentionFlow`). Basin
 grids are expensive (one flow per cell), so they are cached as JSON under $L2G_CACHE (default
-build/cache/attention), keyed by all parameters; the cache only stores what `basin_slice` returns.
+build/cache/attention), keyed by all parameters and a hash of the code (`numeric._cache`: a corrupted or
+stale file is recomputed, never used); the cache only stores what `basin_slice` returns.
 """
 from __future__ import annotations
 
-import json
 import os
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 
 import mpmath as mp
 import numpy as np
@@ -29,6 +30,7 @@ from local2global.symbolic import attention as satt
 from local2global.symbolic import landscape as sland
 
 from . import attention as natt
+from ._cache import cached_json, source_hash
 from .plotting import figure, plt
 
 CLASS_COLORS = {"local_min": "#9ecae1", "global_min": "#fdd0a2", "local_max": "#08519c", "saddle": "#636363",
@@ -54,23 +56,25 @@ def _cache_dir() -> str:
 
 
 def slice_grid(p, q, fixed: str, value, n: int | None = None, dps: int = 15) -> dict:
-    """Limit classes on an n x n grid of a slice over [-2, 2]^2 (cached as JSON; see module docstring)."""
+    """Limit classes on an n x n grid of a slice over [-2, 2]^2 (cached: `numeric._cache`, keyed by the
+    parameters and the code; a corrupted or stale file is recomputed)."""
     n = SLICE_N if n is None else n
     xs = [SLICE_RANGE[0] + (SLICE_RANGE[1] - SLICE_RANGE[0]) * Fraction(i, n - 1) for i in range(n)]
-    key = f"slice_p{Fraction(p)}_q{Fraction(q)}_{fixed}{Fraction(value)}_n{n}_dps{dps}".replace("/", "_")
-    path = os.path.join(_cache_dir(), key + ".json")
-    if os.path.exists(path):
-        with open(path) as fh:
-            data = json.load(fh)
-        if data.get("xs") == [str(x) for x in xs]:
-            return data
-    grid = natt.basin_slice(p, q, fixed, Fraction(value), xs, xs, dps=dps)
-    data = {"p": str(p), "q": str(q), "fixed": fixed, "value": str(value), "xs": [str(x) for x in xs],
-            "ys": [str(x) for x in xs], "grid": grid}
-    os.makedirs(_cache_dir(), exist_ok=True)
-    with open(path, "w") as fh:
-        json.dump(data, fh, sort_keys=True)
-    return data
+    key = f"slice_p{Fraction(p)}_q{Fraction(q)}_{fixed}{Fraction(value)}_n{n}_dps{dps}"
+
+    def compute():
+        grid = natt.basin_slice(p, q, fixed, Fraction(value), xs, xs, dps=dps)
+        return {"p": str(p), "q": str(q), "fixed": fixed, "value": str(value), "xs": [str(x) for x in xs],
+                "ys": [str(x) for x in xs], "grid": grid}
+    return cached_json(_cache_dir(), key, _code_hash(), compute)
+
+
+@lru_cache(maxsize=None)
+def _code_hash() -> str:
+    """The code a basin map depends on: the numeric and symbolic packages (any change invalidates)."""
+    here = Path(__file__).resolve().parent
+    return source_hash([*here.glob("*.py"), *(here.parent / "symbolic").glob("*.py")],
+                       extra=(sp.__version__, mp.__version__))
 
 
 def _flows(p, q, starts, dps=15):

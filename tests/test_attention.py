@@ -210,3 +210,21 @@ def test_attention_claims_pass_and_their_negative_controls_are_rejected():
         assert rec.control.startswith("rejected"), (c.id, rec.control)
     station = [c for c in claims if c.id == "thm10.station_class"][0]
     assert station.printed()["Theta_station"] == "saddle"
+
+
+def test_basin_slice_cache_is_reused_and_never_used_corrupted_or_stale(tmp_path, monkeypatch):
+    from local2global.numeric import fig_attention as FA
+
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path))
+    calls = []
+    real = FA.natt.basin_slice
+    monkeypatch.setattr(FA.natt, "basin_slice", lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = FA.slice_grid(Fraction(9, 10), Fraction(9, 10), "a", 0, n=3)
+    assert FA.slice_grid(Fraction(9, 10), Fraction(9, 10), "a", 0, n=3) == first and len(calls) == 1
+    (path,) = tmp_path.glob("*.json")
+    path.write_text(path.read_text().replace("local_min", "global_min", 1))     # edited: digest fails
+    assert FA.slice_grid(Fraction(9, 10), Fraction(9, 10), "a", 0, n=3) == first and len(calls) == 2
+    path.write_text(path.read_text()[:40])                                         # truncated
+    assert FA.slice_grid(Fraction(9, 10), Fraction(9, 10), "a", 0, n=3) == first and len(calls) == 3
+    monkeypatch.setattr(FA, "_code_hash", lambda: "other code")                   # stale
+    assert FA.slice_grid(Fraction(9, 10), Fraction(9, 10), "a", 0, n=3) == first and len(calls) == 4

@@ -134,3 +134,23 @@ def test_l2g_flow_at_p_plus_q_one_reports_that_the_theorems_do_not_apply(capsys)
     rep = json.loads(out)
     assert code == 0 and rep["predicted"] is None and rep["agree"] is None
     assert any("p+q != 1" in n for n in rep["notes"])
+
+
+@pytest.mark.parametrize("pq, th", [
+    ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 2), Fraction(3, 10))),
+    ((Fraction(1, 10), Fraction(1, 10)), (Fraction(-1, 2), Fraction(-1, 2))),
+    ((Fraction(3, 5), Fraction(4, 5)), (Fraction(1), Fraction(-1))),
+    ((Fraction(1, 5), Fraction(3, 10)), (Fraction(3, 10), Fraction(1, 2))),
+])
+def test_integrated_trajectory_matches_an_independent_taylor_integrator(pq, th):
+    # mpmath's odefun (Taylor series, its own step control) on the same vector field, at more digits:
+    # our extrapolation method must agree at every accepted step to its tolerance 10^-(dps/2)
+    dps = 25
+    fl = ReducedFlow(*pq)
+    res = fl.run(th, dps=dps, project=False, record=True, t_max=2)
+    steps = [(t, y) for t, y in res.path[1:] if t <= 2]
+    assert steps
+    with mp.workdps(dps + 5):
+        sol = mp.odefun(lambda t, y: [-g for g in fl.grad(y)], 0, [mp.mpf(x.numerator) / x.denominator for x in th])
+        worst = max(max(abs(a - b) for a, b in zip(y, sol(t))) for t, y in steps)
+    assert worst < mp.mpf(10) ** -(dps // 2)

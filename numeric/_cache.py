@@ -1,0 +1,51 @@
+"""An on-disk JSON cache for expensive results (training runs, basin-map grids) that is never used when
+it is corrupted or stale.
+
+`cached_json(folder, key, code, compute)` returns `compute()` (a JSON-able value) or the stored copy of
+an earlier call. The file name is a hash of (key, code); inside, the file repeats both and carries the
+sha256 of its payload, so a truncated or edited file, a file written by other code (`code` changed) or
+for other parameters is detected, recomputed and rewritten (atomically: a crash leaves the old file or
+the new one). Both paths return the value as it reads back from JSON, so a first run and a cached run
+give identical results.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+
+def source_hash(files: Iterable[Path], extra: Iterable[str] = ()) -> str:
+    """A short hash of the code that determines a cached result: the bytes of `files` and `extra` strings."""
+    h = hashlib.sha256()
+    for f in sorted(Path(x) for x in files):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    for s in extra:
+        h.update(s.encode())
+    return h.hexdigest()[:16]
+
+
+def cached_json(folder, key: str, code: str, compute: Callable[[], Any]) -> Any:
+    """`compute()` (JSON-able), reusing `folder/<hash(key, code)>.json` when key, code and digest all match."""
+    name = hashlib.sha256(f"{key}|{code}".encode()).hexdigest()[:24]
+    path = os.path.join(folder, f"{name}.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            stored = json.load(fh)
+        payload = json.dumps(stored["result"], sort_keys=True)
+        if (stored["key"] == key and stored["code"] == code
+                and stored["digest"] == hashlib.sha256(payload.encode()).hexdigest()):
+            return json.loads(payload)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass                                   # missing, corrupted or stale: recompute
+    payload = json.dumps(compute(), sort_keys=True)
+    os.makedirs(folder, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump({"key": key, "code": code, "digest": hashlib.sha256(payload.encode()).hexdigest(),
+                   "result": json.loads(payload)}, fh, sort_keys=True)
+    os.replace(tmp, path)
+    return json.loads(payload)
