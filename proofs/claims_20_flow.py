@@ -246,10 +246,24 @@ def _starts(key, regime):
     return pts
 
 
+def _not_real(form) -> Outcome | None:
+    """A rejection if the claimed g(w) is not real on w < 0 (sampled at w = -k/8, k = 1..24), else None."""
+    gfun = sp.lambdify(w, form, "mpmath")
+    with mp.workdps(30):
+        for k in range(1, 25):
+            gv = mp.mpmathify(gfun(mp.mpf(-k) / 8))
+            if isinstance(gv, mp.mpc) and gv.imag != 0:
+                return Outcome(False, "sampled w < 0 (30 digits)",
+                               f"the claimed g is not real at w = -{k}/8 (g = {mp.nstr(gv, 5)}): no set |e| < g(w)")
+    return None
+
+
 def _basin_check(form, ctx, regime, pairs, key):
     """form = g(w) (expression in the real w): the sets of the theorem built with it name the same class as
     the analytic predictor (contour ∩ critical set, no basin set used) at every start, for two (p, q)
     of the regime; and two integrated flows per (p, q) end in that class."""
+    if (bad := _not_real(form)) is not None:
+        return bad
     mism, n = [], 0
     for p, q in pairs:
         for th in _starts(key, regime):
@@ -303,6 +317,8 @@ def _thm8(form, ctx):
 def _icommon(form, ctx):
     """Starts w = -(k/8), |e| = g(w) * r for r in a grid, members of I_common built with `form`: the analytic
     predictor gives a global minimum for all four (p, q) (two per regime)."""
+    if (bad_g := _not_real(form)) is not None:
+        return bad_g
     gfun = sp.lambdify(w_neg, senergy.g_of_w(), "mpmath")
     bad, n = [], 0
     with mp.workdps(40):

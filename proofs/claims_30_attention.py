@@ -495,6 +495,8 @@ def _thm3(form, ctx):
        uses=("thm3.limits", "structure.G_prime"), section=SECTION)
 def _thm11(form, ctx):
     pp, qq = form
+    if not (0 < pp < 1 and 0 < qq < 1):
+        return Outcome(False, "validation", f"(p, q) = ({pp}, {qq}) is not a chain: p, q must lie in (0, 1)")
     # linearisation: de/dt = -G'(A) A_e with A_e = 2 e t (1 + 2 a e^2): rate at e = 0 is 2 G'(0) t
     rate = sp.diff(satt.grad_A()[0], e).subs(e, 0)
     Gp0 = landscape.structure()["G_prime_at_0"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import zlib
 
+import mpmath as mp
 import sympy as sp
 import torch
 
@@ -226,27 +227,43 @@ def _full_normal(form, ctx):
 _THM4_CASES = (("1/5", "3/10", "1/2"), ("1/5", "3/10", "-1/3"), ("1/2", "4/5", "-3/2"), ("9/10", "9/10", "-1"))
 
 
+def _claimed_value(form, ps, qs) -> float | None:
+    """form at (p, q) = (ps, qs) (exact strings), at 30 digits; None where it is undefined or not real."""
+    f = sp.lambdify((p, q), form, modules="mpmath")
+    with mp.workdps(30):
+        try:
+            v = mp.mpmathify(f(*(mp.mpf(sp.Rational(x).p) / sp.Rational(x).q for x in (ps, qs))))
+        except (ZeroDivisionError, ValueError):
+            return None
+        return float(v) if not isinstance(v, mp.mpc) and mp.isfinite(v) else None
+
+
 @claim("thm4.full_model", ref="Thm 4", title="Global minimum of the full model: loss = entropy rate",
        statement=r"At a point of $\Theta^*$ (canonical, $b = b^*$) the full model's population loss equals "
                  r"$H(x_{n+1}\mid x_n) = (q\,h(p) + p\,h(q))/(p+q)$ and its full gradient vanishes.",
        printed=lambda: printed_entropy_rate(CH), mutant=lambda: CH.marginal_entropy,
        uses=("full.loss", "thm1.critical_points"), section="full model")
 def _thm4(form, ctx):
-    f = sp.lambdify((p, q), form, modules="math")
     worst_l = worst_g = 0.0
+    undefined = []
     with nexp.torch_threads(1):
         for ps, qs, ws in _THM4_CASES:
             pv, qv = float(sp.Rational(ps)), float(sp.Rational(qs))
+            claimed = _claimed_value(form, ps, qs)
+            if claimed is None:
+                undefined.append(f"({ps}, {qs})")
+                continue
             ev, wv, bv = nexp.theta_star_point(ps, qs, ws)
             for sgn, d, N in ((1, 2, 6), (-1, 8, 4)):
                 th = cmap.canonical_parameters(sgn * ev, wv, bv, d=d, N=N).detach(requires_grad=True)
                 L = fm.population_loss(th, pv, qv)
                 g = torch.autograd.grad(L, th.tensors())
-                worst_l = max(worst_l, abs(float(L.detach()) - f(pv, qv)))
+                worst_l = max(worst_l, abs(float(L.detach()) - claimed))
                 worst_g = max(worst_g, float(torch.cat([t.reshape(-1) for t in g]).norm()))
-    ok = worst_l <= 1e-13 and worst_g <= 1e-13
+    ok = worst_l <= 1e-13 and worst_g <= 1e-13 and not undefined
     return Outcome(ok, f"float64 torch witness: {2 * len(_THM4_CASES)} points of Theta* (both regimes, both signs of e)",
-                   f"max |L_full - form| {worst_l:.2e}, max |full gradient| {worst_g:.2e} (tolerance 1e-13)")
+                   f"max |L_full - form| {worst_l:.2e}, max |full gradient| {worst_g:.2e} (tolerance 1e-13)"
+                   + (f"; the form is undefined or not real at (p, q) = {', '.join(undefined)}" if undefined else ""))
 
 
 def _thm5_printed():

@@ -122,6 +122,9 @@ LEMMA12_PRINTED = ((-sp.oo, -1 / sp.sqrt(2), +1), (-1 / sp.sqrt(2), 0, -1), (0, 
 def _check_lemma12(form, ctx):
     certs = []
     _, source = _energy_expr()
+    reversed_ = [f"({lo}, {hi})" for lo, hi, _ in form if not bool(sp.sympify(lo) < sp.sympify(hi))]
+    if reversed_:
+        return Outcome(False, "validation", f"not an interval (lower end not below upper end): {', '.join(reversed_)}")
     for lo, hi, sgn in form:
         ws = S.w_neg if (hi <= 0) else S.w_pos
         Rt, how = _compactified(f_prime(ws), ws, lo, hi)
