@@ -70,3 +70,14 @@ def test_check_refuses_a_bad_worker_count(capsys, value):
     assert main(["check", "--only", "lemma5.quadratic", "--workers", value]) == 2
     cap = capsys.readouterr()
     assert cap.out == "" and len(cap.err.strip().splitlines()) == 1
+
+
+def test_a_partial_check_never_replaces_the_full_report(tmp_path, monkeypatch, capsys):
+    from local2global.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--only", "lemma5.quadratic"]) == 0
+    assert not (tmp_path / "build").exists()
+    assert "report not written" in capsys.readouterr().err
+    assert main(["check", "--only", "lemma5.quadratic", "--out", "part"]) == 0
+    assert (tmp_path / "part" / "report.md").is_file()

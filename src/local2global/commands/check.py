@@ -18,8 +18,9 @@ def add_arguments(p):
     p.add_argument("--list", action="store_true", help="list the registered claims without running them")
     p.add_argument("--workers", default=None, metavar="N",
                    help="processes running the checks (default: one per CPU core; the results do not depend on it)")
-    p.add_argument("--out", default="build", metavar="DIR",
-                   help="folder for report.md, report.json and the dependency graph (default ./build)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="folder for report.md, report.json and the dependency graph (default ./build; with --only "
+                        "no report is written unless --out is given, so a partial run never replaces the full one)")
 
 
 def run(args) -> int:
@@ -29,8 +30,9 @@ def run(args) -> int:
 
     dps = precision(args.dps, lo=30, hi=200)
     workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise UsageError(f"--out {args.out!r} exists and is not a directory")
+    out = args.out if args.out is not None else (None if args.only else "build")
+    if out is not None and os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out!r} exists and is not a directory")
     try:
         claims = select(args.only)
     except KeyError as ex:
@@ -50,7 +52,10 @@ def run(args) -> int:
     print(summary_line(records))
     if args.json:
         write_atomic(args.json, json.dumps([r.as_dict() for r in records], indent=2, sort_keys=True) + "\n")
-    from local2global.proofs.report import write_report
-    for path in write_report(records, args.out):
-        print(f"wrote {path}", file=sys.stderr)
+    if out is None:
+        print("report not written for a partial run (--only); pass --out DIR to write one", file=sys.stderr)
+    else:
+        from local2global.proofs.report import write_report
+        for path in write_report(records, out):
+            print(f"wrote {path}", file=sys.stderr)
     return 1 if any(r.status == "failed" for r in records) else 0
