@@ -81,3 +81,14 @@ def test_bad_input_through_the_real_entry_point(argv):
     assert out.returncode == 2
     assert out.stdout == ""
     assert _one_error_line(out.stderr), out.stderr
+
+
+@pytest.mark.parametrize("argv", [["flow", "--suite", "--json", "{f}/x.json"], ["check", "--only", "sec2", "--json", "{d}"]])
+def test_long_runs_refuse_an_unwritable_json_path_before_any_work(tmp_path, capsys, argv):
+    f = tmp_path / "a_file"
+    f.write_text("keep")
+    argv = [a.format(f=f, d=tmp_path) for a in argv]
+    assert main(argv) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and _one_error_line(cap.err), cap.err
+    assert f.read_text() == "keep"

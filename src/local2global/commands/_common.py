@@ -63,6 +63,22 @@ def bounded(value: Fraction, name: str, limit: float = 1e6) -> Fraction:
     return value
 
 
+def output_file(path, name: str = "--json"):
+    """Refuse, before any work, an output file path that cannot be written: a directory, or a file in the
+    way of its folder (what `write_atomic` would only find out at the end of a long run)."""
+    import os
+
+    p = os.path.abspath(os.fspath(path))
+    if os.path.isdir(p):
+        raise UsageError(f"{name} {path!r} is a directory, expected a file path")
+    parent = os.path.dirname(p)
+    while parent and not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if parent and not os.path.isdir(parent):
+        raise UsageError(f"{name} {path!r}: {parent!r} exists and is not a directory")
+    return path
+
+
 def write_atomic(path, text: str | bytes) -> None:
     """Write a file via a temporary sibling and rename, so an interrupted run leaves nothing half-written."""
     import os

@@ -26,10 +26,12 @@ def add_arguments(p):
 def run(args) -> int:
     from local2global.proofs import Context, run_claims, select
     from local2global.proofs.table import format_table, summary_line
-    from ._common import integer, write_atomic
+    from ._common import integer, output_file, write_atomic
 
     dps = precision(args.dps, lo=30, hi=200)
     workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
+    if args.json:
+        output_file(args.json)
     out = args.out if args.out is not None else (None if args.only else "build")
     if out is not None and os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a directory")

@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from ._common import UsageError, bounded, exact_number, integer, precision, probability, write_atomic
+from ._common import UsageError, bounded, exact_number, integer, output_file, precision, probability, write_atomic
 
 NAME = "flow"
 HELP = ("Gradient flow in R^2 from (e0, w0): the basin of Thm 2/8, the analytic limit (energy contour "
@@ -68,6 +68,8 @@ def _suite(args) -> int:
     except ValueError:
         raise UsageError(f"--integrate-k must be a comma list of integers, got {args.integrate_k!r}") from None
     jobs = integer(args.jobs, "--jobs", lo=1, hi=64) if args.jobs is not None else max(1, os.cpu_count() or 1)
+    if args.json and args.json != "-":
+        output_file(args.json)
     from local2global.numeric import basins
     rows = []
     bad = 0
