@@ -88,7 +88,7 @@ class AttentionLandscape:
         self.fns = _compiled()
 
     def pq(self):
-        return mpf_exact(self.p_exact), mpf_exact(self.q_exact)
+        return self.land._pq()
 
     # -- reduced loss L(e, w, a) = G(A) -----------------------------------------------------
     def A(self, e, w, a):
@@ -290,10 +290,7 @@ class AttentionFlow:
         self.fl = _compiled_flow()
 
     def _pq(self):
-        cache = self.__dict__.setdefault("_pq_cache", {})
-        if mp.mp.prec not in cache:
-            cache[mp.mp.prec] = self.L.pq()
-        return cache[mp.mp.prec]
+        return self.L.land._pq()
 
     def G_prime(self, Aval):
         return self.L.land.G_prime(Aval)

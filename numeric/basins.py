@@ -348,19 +348,16 @@ def _suite_task(task):
     return out
 
 
-def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_ks=(20,), jobs: int = 1):
+def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_ks=(20,), jobs: int | None = 1):
     """Run `boundary_starts` for each (p, q): theorem class, predicted class, and (for k in
     `integrate_ks` and the exact starts) the integrated class; yields one dict per start, in order.
-    `jobs` > 1 spreads the starts over worker processes (results are identical, order kept)."""
+    `jobs` > 1 spreads the starts over worker processes, None over one per CPU core (results are
+    identical, order kept)."""
     tasks = [(p, q, row, row["k"] is None or row["k"] in integrate_ks, dps)
              for p, q in pairs for row in boundary_starts(p, q, ks, dps)]
-    if jobs <= 1:
-        for t in tasks:
-            yield _suite_task(t)
-        return
-    import multiprocessing as mpr
-    with mpr.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_suite_task, tasks)
+    from .executor import make_executor
+    with make_executor(jobs, start_method="fork") as ex:
+        yield from ex.map(_suite_task, tasks)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,6 +37,11 @@ CHUNK = 256
 class SerialExecutor(Executor):
     """An Executor that runs each task immediately in the calling process (workers=1)."""
 
+    def map(self, fn, *iterables, timeout=None, chunksize=1):
+        """Lazy, unlike Executor.map (which submits everything first): the caller sees each result as it
+        is computed, so progress reporting works the same with and without a pool."""
+        return (fn(*args) for args in zip(*iterables))
+
     def submit(self, fn, /, *args, **kwargs) -> Future:
         fut: Future = Future()
         try:
@@ -47,9 +52,12 @@ class SerialExecutor(Executor):
 
 
 @contextmanager
-def make_executor(workers: int | None = None, scheduler: Any = None) -> Iterator[Executor]:
+def make_executor(workers: int | None = None, scheduler: Any = None,
+                  start_method: str | None = None) -> Iterator[Executor]:
     """A concurrent.futures Executor: local processes by default, Dask distributed with `scheduler`.
 
+    `start_method` ("fork", "spawn") chooses how local workers start: "fork" lets them inherit state that
+    cannot be pickled (the claim registry's lambdas), "spawn" gives clean processes (Jupyter kernels).
     Closed (and a Dask client created here disconnected) when the `with` block ends.
     """
     if scheduler is not None:
@@ -70,7 +78,9 @@ def make_executor(workers: int | None = None, scheduler: Any = None) -> Iterator
     if workers == 1:
         yield SerialExecutor()
         return
-    with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+    import multiprocessing
+    ctx = multiprocessing.get_context(start_method) if start_method else None
+    with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=ctx) as pool:
         yield pool
 
 

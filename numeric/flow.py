@@ -260,11 +260,7 @@ class ReducedFlow:
         return _compiled_R2()
 
     def _pq(self):
-        prec = mp.mp.prec
-        cache = self.__dict__.setdefault("_pq_cache", {})
-        if prec not in cache:
-            cache[prec] = (mpf_exact(self.p_exact), mpf_exact(self.q_exact))
-        return cache[prec]
+        return self.landscape._pq()
 
     def A(self, theta) -> mp.mpf:
         return self._fn["A"](theta[0], theta[1])

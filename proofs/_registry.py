@@ -146,25 +146,16 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
     Records come back in the order of `claims` and do not depend on `workers`: every check seeds its own
     sampling from its claim id, and caches shared between claims only save time. `progress(i, n, id)` is
     called as each record arrives."""
-    import multiprocessing
-    import os
+    from local2global.numeric.executor import make_executor
 
     claims = list(claims)
-    workers = max(1, os.cpu_count() or 1) if workers is None else workers
-    if workers > 1 and len(claims) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        # fork: the workers inherit the loaded registry (and its lambdas, which cannot be pickled)
-        with multiprocessing.get_context("fork").Pool(min(workers, len(claims))) as pool:
-            records = []
-            for i, rec in enumerate(pool.imap(_run_by_id, [(c.id, ctx) for c in claims]), 1):
-                records.append(rec)
-                if progress:
-                    progress(i, len(claims), rec.id)
-            return records
     records = []
-    for i, c in enumerate(claims, 1):
-        if progress:
-            progress(i - 1, len(claims), c.id)
-        records.append(run_claim(c, ctx))
+    # fork: the workers inherit the loaded registry (and its lambdas, which cannot be pickled)
+    with make_executor(1 if len(claims) < 2 else workers, start_method="fork") as ex:
+        for i, rec in enumerate(ex.map(_run_by_id, [(c.id, ctx) for c in claims]), 1):
+            records.append(rec)
+            if progress:
+                progress(i, len(claims), rec.id)
     return records
 
 

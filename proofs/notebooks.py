@@ -86,23 +86,17 @@ def run_notebooks(out_dir, *, notebook_dir=None, timeout: int = 600, progress=No
                   workers: int | None = None) -> list[NotebookRun]:
     """Execute every notebook of `notebooks/` into `out_dir`, `workers` at a time (default: one per CPU
     core; each notebook has its own kernel and output file, so the results do not depend on it);
-    `progress(name)` is called as each one is queued. A failing notebook raises its CellExecutionError."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    `progress(name)` is called as each one finishes. A failing notebook raises its CellExecutionError."""
+    from functools import partial
+
+    from local2global.numeric.executor import make_executor
 
     srcs = sources(notebook_dir)
-    workers = max(1, os.cpu_count() or 1) if workers is None else workers
-    if workers == 1 or len(srcs) < 2:
-        runs = []
-        for src in srcs:
+    runs = []
+    # spawn: each worker a clean process for its kernel (no inherited ZMQ or thread state)
+    with make_executor(1 if len(srcs) < 2 else workers, start_method="spawn") as ex:
+        for run in ex.map(partial(execute, out_dir=out_dir, timeout=timeout), srcs):
+            runs.append(run)
             if progress is not None:
-                progress(src.name)
-            runs.append(execute(src, out_dir, timeout=timeout))
-        return runs
-    with ProcessPoolExecutor(min(workers, len(srcs)), mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = []
-        for src in srcs:
-            if progress is not None:
-                progress(src.name)
-            futures.append(pool.submit(execute, src, out_dir, timeout=timeout))
-        return [f.result() for f in futures]
+                progress(run.source.name)
+    return runs

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 from ._common import UsageError, bounded, exact_number, integer, output_file, precision, probability, write_atomic
@@ -67,7 +66,7 @@ def _suite(args) -> int:
         ks = tuple(int(x) for x in args.integrate_k.split(",") if x.strip())
     except ValueError:
         raise UsageError(f"--integrate-k must be a comma list of integers, got {args.integrate_k!r}") from None
-    jobs = integer(args.jobs, "--jobs", lo=1, hi=64) if args.jobs is not None else max(1, os.cpu_count() or 1)
+    jobs = integer(args.jobs, "--jobs", lo=1, hi=64) if args.jobs is not None else None    # None: one per core
     if args.json and args.json != "-":
         output_file(args.json)
     from local2global.numeric import basins
