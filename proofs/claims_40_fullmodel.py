@@ -211,7 +211,10 @@ def _full_normal(form, ctx):
             carrying = {k for k, v in nc.blocks.items() if v > 1e-12 * max(1.0, nc.grad_norm)}
             ratios.append(nc.normal_norm / nc.grad_norm)
             if carrying != set(form) or nc.residual > 1e-13:
-                bad.append(f"(e, w, b) = ({ev}, {wv}, {bv}): normal in {sorted(carrying)}, residual {nc.residual:.1e}")
+                # a round-off residual is reported as a bound: its last bits come from a threaded least-squares
+                # solve and differ between processes, and the evidence must be byte-identical
+                res = f"{nc.residual:.1e}" if nc.residual > 1e-13 else "< 1e-13"
+                bad.append(f"(e, w, b) = ({ev}, {wv}, {bv}): normal in {sorted(carrying)}, residual {res}")
         e_s, w_s, b_s = nexp.theta_star_point("1/2", "4/5", "-3/2")
         at_star = nexp.normal_component(0.5, 0.8, e_s, w_s, b_s, d=2, N=3)
         if at_star.normal_norm > 1e-13:

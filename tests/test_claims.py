@@ -56,7 +56,7 @@ def test_check_command_lists_and_selects_claims(capsys):
 def test_records_do_not_depend_on_the_number_of_worker_processes():
     from local2global.proofs import Context, run_claims
 
-    claims = select(["sec2", "lemma5.quadratic", "lemma12", "lemma10", "fig5"])
+    claims = select(["sec2", "lemma5.quadratic", "lemma12", "lemma10", "fig5", "full.normal"])
     one = [r.as_dict() for r in run_claims(claims, Context(points=8), workers=1)]
     two = [r.as_dict() for r in run_claims(claims, Context(points=8), workers=2)]
     assert [r["id"] for r in two] == [c.id for c in claims]
