@@ -175,17 +175,6 @@ def _mpmath_spot_check(p, q, e, w, ours, theirs, n: int, seed: int = 0) -> dict:
     return {"cells": n, "max_error_ours": f"{worst['ours']:.3g}", "max_error_authors": f"{worst['authors']:.3g}"}
 
 
-def _blocked(fn, p, q, e, w, block: int = 1 << 14):
-    """fn applied blockwise (the same blocking as the engine's loss_and_grad)."""
-    ef, wf = e.reshape(-1), w.reshape(-1)
-    outs = [np.empty(ef.size) for _ in range(3)]
-    for i in range(0, ef.size, block):
-        sl = slice(i, i + block)
-        for o, r in zip(outs, fn(p, q, ef[sl], wf[sl])):
-            o[sl] = r
-    return tuple(o.reshape(e.shape) for o in outs)
-
-
 def grid(n: int = 1000, repeats: int = 5, spot: int = 100) -> dict:
     from local2global.numeric import engine as E
     out = {}
@@ -205,7 +194,7 @@ def grid(n: int = 1000, repeats: int = 5, spot: int = 100) -> dict:
         t_ours, t_theirs = float(np.median(to)), float(np.median(tt))
         # part of our speed is cache blocking, which is not specific to our formulas: time the
         # authors' form with the same blocking too, so the comparison of the formulas alone is visible
-        tb = [_median_time(lambda: _blocked(authors_loss_and_grad, p, q, e, w), 1)[0] for _ in range(repeats)]
+        tb = [_median_time(lambda: E.blocked(authors_loss_and_grad, p, q, e, w), 1)[0] for _ in range(repeats)]
         sc = _scales(p, q, e, w)
         out[label] = {
             "grid": f"{n} x {n}, e in [-30, 30], w in [-2, 2]",

@@ -282,15 +282,21 @@ def loss_and_grad(p, q, e, w) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cache-sized blocks (elementwise, so the result does not depend on the blocking).
     """
     p, q = _check_pq(p, q)
+    return blocked(_loss_and_grad_flat, p, q, e, w)
+
+
+def blocked(fn, p, q, e, w, block: int = _BLOCK) -> tuple:
+    """fn(p, q, e, w) -> (L, dL/de, dL/dw), elementwise, applied in cache-sized blocks of the flattened
+    arrays (the result does not depend on the blocking; the benchmark uses it on the authors' form too)."""
     e, w = np.broadcast_arrays(np.asarray(e, float), np.asarray(w, float))
     shape = e.shape
-    if e.size <= _BLOCK:
-        return _loss_and_grad_flat(p, q, e, w)
+    if e.size <= block:
+        return tuple(fn(p, q, e, w))
     ef, wf = e.reshape(-1), w.reshape(-1)
     out = [np.empty(ef.size) for _ in range(3)]
-    for i in range(0, ef.size, _BLOCK):
-        sl = slice(i, i + _BLOCK)
-        for o, r in zip(out, _loss_and_grad_flat(p, q, ef[sl], wf[sl])):
+    for i in range(0, ef.size, block):
+        sl = slice(i, i + block)
+        for o, r in zip(out, fn(p, q, ef[sl], wf[sl])):
             o[sl] = r
     return tuple(o.reshape(shape) for o in out)
 
