@@ -100,7 +100,7 @@ def flow_median(dps: int, n: int = 20) -> dict:
     import random
     from fractions import Fraction
 
-    from local2global.numeric.flow import ReducedFlow
+    from local2global.numeric.dynamics.flow import ReducedFlow
     rng = random.Random(2026)
     flows = {pq: ReducedFlow(*pq) for pq in (("9/10", "9/10"), ("1/10", "1/10"))}
     next(iter(flows.values())).run((Fraction(1, 2), Fraction(1, 3)), dps=dps)        # compile once
@@ -133,7 +133,7 @@ def _median_time(fn, repeats: int) -> tuple[float, tuple]:
 def _scales(p, q, e, w):
     """Per-entry error scales of (L, dL/de, dL/dw), as in tests/test_engine.py (relative; the gradient
     relative to the terms of G' = pi1 (sigma(A+c*) - P11), so cells at G' = 0 are judged sensibly)."""
-    from local2global.numeric import engine as E
+    from local2global.numeric.evaluate import engine as E
     A = E.slope_A(e, w)
     _, Ac = E.offsets(p, q, A)
     s1 = 1 / (1 + np.exp(-np.clip(Ac, -700, 700)))
@@ -176,7 +176,7 @@ def _mpmath_spot_check(p, q, e, w, ours, theirs, n: int, seed: int = 0) -> dict:
 
 
 def grid(n: int = 1000, repeats: int = 5, spot: int = 100) -> dict:
-    from local2global.numeric import engine as E
+    from local2global.numeric.evaluate import engine as E
     out = {}
     # p < q: the authors' form cancels for A < -37 and overflows for A > 709; e up to 30 and
     # |w| up to 2 reach A = +-8100 on part of the grid, and most of the grid has |A| < 709

@@ -28,7 +28,9 @@ import numpy as np
 import sympy as sp
 from IPython.display import Math, display
 
-from local2global.numeric import Landscape, engine
+from local2global.numeric import Landscape
+
+from local2global.numeric.evaluate import engine
 from local2global.symbolic import MarkovChain, critical_points, slope_A, structure, symbols as S
 from local2global.symbolic.latex import latex
 

@@ -26,9 +26,9 @@ import numpy as np
 import sympy as sp
 from IPython.display import Math, display
 
-from local2global.numeric import engine
-from local2global.numeric.basins import compare
-from local2global.numeric.flow import ReducedFlow
+from local2global.numeric.evaluate import engine
+from local2global.numeric.dynamics.basins import compare
+from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.symbolic import basins, energy
 from local2global.symbolic.latex import latex
 

@@ -23,7 +23,7 @@
 # %%
 from IPython.display import Math, display
 
-from local2global.numeric.attention import attention_flow
+from local2global.numeric.dynamics.attention import attention_flow
 from local2global.symbolic import attention
 from local2global.symbolic.latex import latex
 

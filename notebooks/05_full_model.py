@@ -25,7 +25,11 @@ from fractions import Fraction
 import sympy as sp
 import torch
 
-from local2global.numeric import canonical_map, experiments, fullmodel
+from local2global.numeric.transformer import canonical_map
+
+from local2global.numeric.transformer import experiments
+
+from local2global.numeric.transformer import fullmodel
 from local2global.symbolic import MarkovChain
 
 # %% [markdown]

@@ -5,9 +5,9 @@ Claim modules are the `claims_NN_*.py` files of this package; NN orders them as 
 import importlib
 import pkgutil
 
-from ._registry import REGISTRY as REGISTRY, Claim as Claim, Context as Context, Outcome as Outcome
-from ._registry import Record as Record, STATUSES as STATUSES, run_claim as run_claim, run_claims as run_claims
-from ._registry import select as select
+from local2global.proofs._registry import REGISTRY as REGISTRY, Claim as Claim, Context as Context, Outcome as Outcome
+from local2global.proofs._registry import Record as Record, STATUSES as STATUSES, run_claim as run_claim, run_claims as run_claims
+from local2global.proofs._registry import select as select
 
 _loaded = False
 

@@ -13,10 +13,10 @@ import mpmath as mp
 import sympy as sp
 
 from local2global.symbolic import _symbols as S
-from local2global.numeric._lambdify import compile_mp
+from local2global.numeric.evaluate.lambdify import compile_mp
 from local2global.symbolic._simplify import simplify_unit
 
-from ._registry import Context, Outcome
+from local2global.proofs._registry import Context, Outcome
 
 #: default sampling box per variable: (low, high); the sign branches restrict e and w further
 BOX = {S.p: (0, 1), S.q: (0, 1), S.e: (-2, 2), S.w: (-2, 2), S.b: (-3, 3), S.a: (-1, 1), S.A: (-6, 6), S.c: (-4, 4)}

@@ -146,7 +146,7 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
     Records come back in the order of `claims` and do not depend on `workers`: every check seeds its own
     sampling from its claim id, and caches shared between claims only save time. `progress(i, n, id)` is
     called as each record arrives."""
-    from local2global.numeric.executor import make_executor
+    from local2global.numeric.infra.executor import make_executor
 
     claims = list(claims)
     records = []
@@ -161,7 +161,7 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
 
 def select(ids=None) -> list[Claim]:
     """Claims in registry order; `ids` selects by exact id or by prefix ("lemma5" selects lemma5.*)."""
-    from . import load_all
+    from local2global.proofs import load_all
     load_all()
     # paper order = claim-module order (claims_NN_*), then registration order within a module; the
     # registry's own insertion order depends on which module a caller happened to import first

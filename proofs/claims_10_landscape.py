@@ -20,8 +20,8 @@ from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic._simplify import simplify_unit
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
-from ._checks import compare_critical_sets, identity, matrix_identity, rational_in, sample_points
-from ._registry import Outcome, claim
+from local2global.proofs._checks import compare_critical_sets, identity, matrix_identity, rational_in, sample_points
+from local2global.proofs._registry import Outcome, claim
 
 p, q, e, w, b, A, c, X, u, K = S.p, S.q, S.e, S.w, S.b, S.A, S.c, S.X, S.u, S.K
 CH = MarkovChain()

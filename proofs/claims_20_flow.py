@@ -16,13 +16,13 @@ from functools import lru_cache
 import mpmath as mp
 import sympy as sp
 
-from local2global.numeric import basins as nbasins
-from local2global.numeric.flow import ReducedFlow, integrate
+from local2global.numeric.dynamics import basins as nbasins
+from local2global.numeric.dynamics.flow import ReducedFlow, integrate
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import canonical, energy as senergy
 
-from ._checks import identity, rational_in
-from ._registry import Outcome, claim
+from local2global.proofs._checks import identity, rational_in
+from local2global.proofs._registry import Outcome, claim
 
 e, w, w_pos, w_neg = S.e, S.w, S.w_pos, S.w_neg
 E_SAD_PRINTED = -(1 + sp.log(2)) / 2
@@ -473,7 +473,7 @@ def _fig1(form, ctx):
     what the PNG shows), the class from a flow integrated at FLOW_DPS digits (Thm 1 class of its end)."""
     import numpy as np
 
-    from local2global.numeric import fig_flow
+    from local2global.proofs.outputs.figures import fig_flow
     seen, bad = {}, []
     for p_, q_ in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(1, 10))):
         for w0 in _FIG1_W:
@@ -506,7 +506,7 @@ def _gaussian(form, ctx):
     (the basins, hence the probabilities, depend on (p, q) only through the sign of p+q-1):
     at sigma = 1/10 (sigma^2 = 0.01) the claimed class has probability > 0.999, and it grows as sigma
     goes from 1/2 to 1/10 (the paper's "with high probability" made quantitative)."""
-    from local2global.numeric import gaussian
+    from local2global.numeric.dynamics import gaussian
     rows, ok = [], True
     for regime, pairs in (("p+q>1", PAIRS_GT1[:1]), ("p+q<1", PAIRS_LT1[:1])):
         for p, q in pairs:

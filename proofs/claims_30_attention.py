@@ -15,15 +15,15 @@ from functools import lru_cache
 import mpmath as mp
 import sympy as sp
 
-from local2global.numeric import attention as natt
-from local2global.numeric._lambdify import compile_mp, mpf_exact
+from local2global.numeric.dynamics import attention as natt
+from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import attention as satt
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
-from ._checks import compare_critical_sets, identity, matrix_identity, rational_in
-from ._registry import Outcome, claim
+from local2global.proofs._checks import compare_critical_sets, identity, matrix_identity, rational_in
+from local2global.proofs._registry import Outcome, claim
 
 p, q, e, w, a, b, X = S.p, S.q, S.e, S.w, S.a, S.b, S.X
 CH = MarkovChain()

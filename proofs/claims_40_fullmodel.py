@@ -18,15 +18,15 @@ import mpmath as mp
 import sympy as sp
 import torch
 
-from local2global.numeric import canonical_map as cmap
-from local2global.numeric import experiments as nexp
-from local2global.numeric import fullmodel as fm
+from local2global.numeric.transformer import canonical_map as cmap
+from local2global.numeric.transformer import experiments as nexp
+from local2global.numeric.transformer import fullmodel as fm
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import bias, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
-from ._registry import Outcome, open_claim
-from ._registry import claim as _register
+from local2global.proofs._registry import Outcome, open_claim
+from local2global.proofs._registry import claim as _register
 
 
 def claim(id, **kw):
@@ -321,7 +321,7 @@ def _thm5(form, ctx):
 # --- Experiments (Figs. 3, 4, 6): too slow for `l2g check` -------------------------------------------
 
 _HOW = ("run `l2g figures` (figures fig_fullmodel_*; results cached under build/) or "
-        "`python -m local2global.numeric.experiments`; numbers in the issue-5 report/README")
+        "`python -m local2global.numeric.transformer.experiments`; numbers in the issue-5 report/README")
 
 open_claim("fig3.rank_one_emerges", ref="Fig. 3 (Sec. 5.1)", title="Rank-one structure emerges from small Gaussian init",
            statement=r"From $N(0, 0.001^2)$ init, trained $W_V$ and $W_1$ become approximately rank one, aligned with e.",

@@ -17,8 +17,8 @@ from local2global.symbolic import bias, canonical
 from local2global.symbolic import landscape as sland
 from local2global.symbolic.markov import MarkovChain
 
-from ._certify import certify_sign
-from ._registry import Outcome, claim
+from local2global.proofs._certify import certify_sign
+from local2global.proofs._registry import Outcome, claim
 
 p, q, e, w, A, b = S.p, S.q, S.e, S.w, S.A, S.b
 CH = MarkovChain()

@@ -4,7 +4,7 @@ The sets are built from the *derived* objects: g(w) and E_sad from `energy`, the
 A* from `landscape`. Each basin is a union of pieces; a piece is a conjunction of sign conditions
 ``(expr, op)`` meaning ``expr op 0`` with op in {"<", ">", "==", "<=", ">="}, evaluated left to right
 (conditions that need w < 0, such as |e| - g(w), come after it). That keeps the sets both printable
-(`as_boolean`) and usable numerically (`local2global.numeric.basins` evaluates the conditions with
+(`as_boolean`) and usable numerically (`local2global.numeric.dynamics.basins` evaluates the conditions with
 mpmath and a precision-aware tolerance for "== 0").
 
 Pieces written by the paper with "otherwise" (I*) are the complement, in the order I_sad, I_max,

@@ -2,7 +2,7 @@
 import hashlib
 from pathlib import Path
 
-from local2global.proofs.pipeline import run_all
+from local2global.proofs.outputs.pipeline import run_all
 
 
 def _digest(folder: Path) -> dict:

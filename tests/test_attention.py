@@ -8,8 +8,8 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
-from local2global.numeric import attention as natt
-from local2global.numeric._lambdify import compile_mp, mpf_exact
+from local2global.numeric.dynamics import attention as natt
+from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import attention as satt
 
@@ -34,8 +34,8 @@ def _rand_points(n, seed, negative_gain=None):
 
 def test_logit_with_attention_matches_the_torch_linear_attention_model():
     torch = pytest.importorskip("torch")
-    from local2global.numeric.canonical_map import canonical_parameters
-    from local2global.numeric.fullmodel import all_sequences, logits
+    from local2global.numeric.transformer.canonical_map import canonical_parameters
+    from local2global.numeric.transformer.fullmodel import all_sequences, logits
     z = compile_mp(satt.logit(S.X), (S.X, S.e, S.w, S.a, S.b))
     seqs = all_sequences(4)
     worst = 0.0
@@ -142,7 +142,7 @@ def test_hessian_with_bias_is_undefined_on_the_kink_but_gradient_exists_at_stati
 
 
 def test_eval_contract_at_a_zero_agrees_with_the_R2_evaluation():
-    from local2global.numeric.pointeval import evaluate_point
+    from local2global.numeric.evaluate.pointeval import evaluate_point
     e, w, b = Fraction(3, 7), Fraction(-2, 5), Fraction(1, 3)
     att = natt.attention_point(*P9, e, w, 0, b=b, dps=30)
     ref = evaluate_point(*P9, e, w, b, dps=30)
@@ -213,7 +213,7 @@ def test_attention_claims_pass_and_their_negative_controls_are_rejected():
 
 
 def test_basin_slice_cache_is_reused_and_never_used_corrupted_or_stale(tmp_path, monkeypatch):
-    from local2global.numeric import fig_attention as FA
+    from local2global.proofs.outputs.figures import fig_attention as FA
 
     monkeypatch.setenv("L2G_CACHE", str(tmp_path))
     calls = []

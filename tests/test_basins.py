@@ -10,8 +10,8 @@ import mpmath as mp
 import pytest
 
 from local2global.cli import main
-from local2global.numeric import basins as nb
-from local2global.numeric import gaussian
+from local2global.numeric.dynamics import basins as nb
+from local2global.numeric.dynamics import gaussian
 from local2global.proofs import REGISTRY, Context, run_claim
 from local2global.proofs import claims_20_flow
 

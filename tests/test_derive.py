@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from local2global.cli import main
-from local2global.proofs import derivations as D
+from local2global.proofs.outputs import derivations as D
 from local2global.proofs._registry import Claim
 from local2global.symbolic.latex import latex
 

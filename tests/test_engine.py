@@ -20,8 +20,8 @@ import pytest
 import sympy as sp
 
 from local2global.numeric import Landscape
-from local2global.numeric import engine as E
-from local2global.numeric._lambdify import mpf_exact
+from local2global.numeric.evaluate import engine as E
+from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import canonical
 

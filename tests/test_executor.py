@@ -4,8 +4,8 @@ from functools import partial
 import numpy as np
 import pytest
 
-from local2global.numeric import engine as E
-from local2global.numeric.executor import chunk_slices, map_array_chunks, map_chunks
+from local2global.numeric.evaluate import engine as E
+from local2global.numeric.infra.executor import chunk_slices, map_array_chunks, map_chunks
 
 
 def _batch():

@@ -8,8 +8,8 @@ import os
 import pytest
 import torch
 
-from local2global.numeric import experiments as X
-from local2global.numeric import fullmodel as fm
+from local2global.numeric.transformer import experiments as X
+from local2global.numeric.transformer import fullmodel as fm
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -90,7 +90,8 @@ def test_cache_reuses_valid_results_and_rebuilds_corrupted_or_stale_ones(tmp_pat
 
 def test_quick_figures_are_byte_identical_across_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)                      # the cache goes to ./build/cache
-    from local2global.numeric import fig_fullmodel, plotting
+    from local2global.proofs.outputs.figures import fig_fullmodel
+    from local2global.proofs.outputs.figures import plotting
     a = plotting.save(fig_fullmodel.fig4(quick=True), str(tmp_path / "a"), "fig4")
     b = plotting.save(fig_fullmodel.fig4(quick=True), str(tmp_path / "b"), "fig4")
     for pa, pb in zip(a, b):

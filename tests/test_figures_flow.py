@@ -7,9 +7,10 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 
-from local2global.numeric import basins as nb
-from local2global.numeric import fig_flow, plotting
-from local2global.numeric.flow import ReducedFlow
+from local2global.numeric.dynamics import basins as nb
+from local2global.proofs.outputs.figures import fig_flow
+from local2global.proofs.outputs.figures import plotting
+from local2global.numeric.dynamics.flow import ReducedFlow
 
 
 def test_figures_are_byte_identical_across_two_runs(tmp_path):

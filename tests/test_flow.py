@@ -10,8 +10,8 @@ import pytest
 import sympy as sp
 
 from local2global.cli import main
-from local2global.numeric.flow import ReducedFlow, integrate
-from local2global.numeric.landscape import Landscape
+from local2global.numeric.dynamics.flow import ReducedFlow, integrate
+from local2global.numeric.evaluate.landscape import Landscape
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import energy as senergy
 

@@ -17,10 +17,10 @@ import pytest
 import sympy as sp
 import torch
 
-from local2global.numeric import canonical_map as cmap
-from local2global.numeric import experiments as X
-from local2global.numeric import fullmodel as fm
-from local2global.numeric.landscape import Landscape
+from local2global.numeric.transformer import canonical_map as cmap
+from local2global.numeric.transformer import experiments as X
+from local2global.numeric.transformer import fullmodel as fm
+from local2global.numeric.evaluate.landscape import Landscape
 from local2global.symbolic import MarkovChain, canonical
 from local2global.symbolic import _symbols as S
 
@@ -78,14 +78,14 @@ def _rel_err(full: torch.Tensor, ref: torch.Tensor) -> float:
 
 @pytest.mark.parametrize("module", ["fullmodel.py", "canonical_map.py"])
 def test_torch_witness_imports_nothing_from_symbolic(module):
-    tree = ast.parse((ROOT / "numeric" / module).read_text())
+    tree = ast.parse((ROOT / "numeric" / "transformer" / module).read_text())
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             imported |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add(("." * node.level) + (node.module or ""))
-    allowed = {"__future__", "math", "itertools", "dataclasses", "functools", "torch", ".fullmodel"}
+    allowed = {"__future__", "math", "itertools", "dataclasses", "functools", "torch", "local2global.numeric.transformer.fullmodel"}
     assert imported and imported <= allowed, imported - allowed
 
 
@@ -185,7 +185,7 @@ def test_gradient_at_optimal_bias_equals_lemma7(N, se, sw):
 @pytest.mark.parametrize("d", DIMS)
 @pytest.mark.parametrize("se,sw", list(itertools.product(SIGNS, SIGNS)))
 def test_linear_attention_loss_and_gradient_equal_lemma13(d, se, sw):
-    from local2global.numeric.attention import AttentionLandscape
+    from local2global.numeric.dynamics.attention import AttentionLandscape
     att = AttentionLandscape(P, Q)
     rng = _rng("l13", d, se, sw)
     for e, w, b in _points(("l13", d, se, sw), se, sw, n=2):

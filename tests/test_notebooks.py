@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from local2global.proofs.notebooks import NOTEBOOK_DIR, execute, sources
+from local2global.proofs.outputs.notebooks import NOTEBOOK_DIR, execute, sources
 
 OUT = Path(__file__).resolve().parent.parent / "build" / "notebooks"
 NOTEBOOKS = sources()

@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from local2global.proofs import Claim, Outcome, Record
-from local2global.proofs import pdf
+from local2global.proofs.outputs import pdf
 from local2global.symbolic import symbols as S
 
 
@@ -106,7 +106,7 @@ def test_missing_pdflatex_names_the_debian_packages(tmp_path, monkeypatch):
 
 def test_real_derivations_document_compiles(tmp_path):
     require_pdflatex()
-    derivations = pytest.importorskip("local2global.proofs.derivations")
+    derivations = pytest.importorskip("local2global.proofs.outputs.derivations")
     doc = derivations.build_document()
     tex = tmp_path / "derivations.tex"
     tex.write_text(doc.tex + "")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from local2global.cli import main
 from local2global.numeric import Landscape
-from local2global.numeric import engine as E
+from local2global.numeric.evaluate import engine as E
 
 FAST = settings(derandomize=True, max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 prob = st.floats(min_value=1e-6, max_value=1 - 1e-6)

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from local2global.proofs import Record, run_claim, select
-from local2global.proofs.report import NUMBERED_RESULTS, coverage, dependency_graph, numbered_results, write_report
+from local2global.proofs.outputs.report import NUMBERED_RESULTS, coverage, dependency_graph, numbered_results, write_report
 
 
 def _paper_results() -> list[str]:

@@ -91,5 +91,5 @@ def write_atomic(path, text: str | bytes) -> None:
         os.makedirs(folder, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise UsageError(f"cannot create folder for {path}: a file is in the way") from None
-    from local2global.numeric._io import atomic_write
+    from local2global.numeric.infra.atomic import atomic_write
     atomic_write(path, text)

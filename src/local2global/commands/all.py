@@ -20,8 +20,8 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    from local2global.proofs.pipeline import progress_writer, run_all
-    from local2global.proofs.table import summary_line
+    from local2global.proofs.outputs.pipeline import progress_writer, run_all
+    from local2global.proofs.outputs.table import summary_line
 
     out = Path(args.out)
     for part in (out, *out.parents):

@@ -25,7 +25,7 @@ def add_arguments(p):
 
 def run(args) -> int:
     from local2global.proofs import Context, run_claims, select
-    from local2global.proofs.table import format_table, summary_line
+    from local2global.proofs.outputs.table import format_table, summary_line
     from ._common import integer, output_file, write_atomic
 
     dps = precision(args.dps, lo=30, hi=200)
@@ -57,7 +57,7 @@ def run(args) -> int:
     if out is None:
         print("report not written for a partial run (--only); pass --out DIR to write one", file=sys.stderr)
     else:
-        from local2global.proofs.report import write_report
+        from local2global.proofs.outputs.report import write_report
         for path in write_report(records, out):
             print(f"wrote {path}", file=sys.stderr)
     return 1 if any(r.status == "failed" for r in records) else 0

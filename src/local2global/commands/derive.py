@@ -50,7 +50,7 @@ def make_output_dir(out: Path) -> None:
 
 def write_outputs(out: Path, doc) -> Path:
     """Write the fragments, then the full document; returns the path of derivations.tex."""
-    from local2global.proofs.derivations import write_document
+    from local2global.proofs.outputs.derivations import write_document
     try:
         return write_document(out, doc)
     except OSError as ex:
@@ -60,8 +60,8 @@ def write_outputs(out: Path, doc) -> Path:
 def run(args) -> int:
     import sys
 
-    from local2global.proofs import derivations
-    from local2global.proofs import pdf as _pdf
+    from local2global.proofs.outputs import derivations
+    from local2global.proofs.outputs import pdf as _pdf
 
     if args.pdf and _pdf.pdflatex_path() is None:
         raise UsageError(_pdf.missing_message())

@@ -1,7 +1,7 @@
 """`l2g eval`: the canonical loss landscape at one point (A, b*, reduced loss, gradient, Hessian, critical set).
 
 Parsing and validation only; the values and the critical-set membership come from
-`local2global.numeric.pointeval.evaluate_point`.
+`local2global.numeric.evaluate.pointeval.evaluate_point`.
 """
 from __future__ import annotations
 
@@ -82,11 +82,11 @@ def _table(res: dict) -> str:
 
 
 def run(args) -> int:
-    from local2global.numeric.pointeval import evaluate_point
+    from local2global.numeric.evaluate.pointeval import evaluate_point
 
     p, q, e, w, b, dps = _point(args)
     if args.a is not None:
-        from local2global.numeric.attention import attention_point
+        from local2global.numeric.dynamics.attention import attention_point
         a = _bounded(exact_number(args.a, "--a"), "--a")
         try:
             res = attention_point(p, q, e, w, a, b, dps)

@@ -19,7 +19,7 @@ def run(args) -> int:
     out = args.out
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out} exists and is not a folder")
-    from local2global.numeric import plotting
+    from local2global.proofs.outputs.figures import plotting
     figs = plotting.discover()
     unknown = [n for n in (args.only or []) if n not in figs]
     if unknown:

@@ -44,7 +44,7 @@ def run(args) -> int:
     dps = precision(args.dps or "30", lo=15, hi=100)
     if args.a0 is not None:
         a0 = bounded(exact_number(args.a0, "--a0"), "--a0", 10)
-        from local2global.numeric.attention import attention_flow
+        from local2global.numeric.dynamics.attention import attention_flow
         rep = attention_flow(p, q, e0, w0, a0, dps=dps)
         if args.json:
             print(json.dumps(rep, indent=2))
@@ -54,7 +54,7 @@ def run(args) -> int:
                   f"({it['status']}, {it['steps']} steps)\nenergy drift:      {rep['energy_drift']}")
             print("\n".join(f"note: {n}" for n in rep["notes"]))
         return 0
-    from local2global.numeric import basins    # heavy imports only after validation
+    from local2global.numeric.dynamics import basins    # heavy imports only after validation
     rep = basins.flow_report(p, q, e0, w0, dps=dps, progress=sys.stderr.isatty())
     print(json.dumps(rep, indent=2) if args.json else basins.flow_report_text(rep))
     return 0
@@ -69,7 +69,7 @@ def _suite(args) -> int:
     jobs = integer(args.jobs, "--jobs", lo=1, hi=64) if args.jobs is not None else None    # None: one per core
     if args.json and args.json != "-":
         output_file(args.json)
-    from local2global.numeric import basins
+    from local2global.numeric.dynamics import basins
     rows = []
     bad = 0
     for r in basins.boundary_suite(dps=dps, integrate_ks=ks, jobs=jobs):

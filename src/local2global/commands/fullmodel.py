@@ -1,6 +1,6 @@
 """`l2g fullmodel`: the full transformer (torch, float64) next to the symbolic model at a canonical point.
 
-Parsing and validation only; the values come from `local2global.numeric.experiments.side_by_side`
+Parsing and validation only; the values come from `local2global.numeric.transformer.experiments.side_by_side`
 (population loss by exact enumeration of all 2^N sequences, autograd through the canonical map).
 """
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _table(res: dict) -> str:
 
 def run(args) -> int:
     p, q, e, w, a, b, d, N = _inputs(args)
-    from local2global.numeric.experiments import side_by_side
+    from local2global.numeric.transformer.experiments import side_by_side
 
     try:
         res = side_by_side(p, q, e, w, b, a, d=d, N=N)

@@ -41,7 +41,7 @@ def run(args) -> int:
     seed = _count(args.seed, "--seed", 2**32)
     if p + q == 1:
         raise UsageError("Thms 2 and 8 assume p+q != 1: the basins (and their probabilities) are not defined there")
-    from local2global.numeric import gaussian
+    from local2global.numeric.dynamics import gaussian
     rep = gaussian.prob_report(p, q, sigma, dps=dps, mc=mc, seed=seed)
     print(json.dumps(rep, indent=2) if args.json else gaussian.prob_report_text(rep))
     return 0

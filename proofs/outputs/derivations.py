@@ -367,7 +367,7 @@ def build_document(records: dict | None = None, claims=None, fig_dir=None, tex_d
              "below is a derived expression printed by one LaTeX printer, not typed in. Each section "
              "lists the claims of the proof registry that back it.\n")
     body = "".join(fragments[s.id] + "\n" for s in sections())
-    from .pdf import errata_section, figures_section
+    from local2global.proofs.outputs.pdf import errata_section, figures_section
     body += errata_section(list(records.values()) if records else None, claims=claims)
     if fig_dir is not None and Path(fig_dir).is_dir():
         body += figures_section(fig_dir, relative_to=tex_dir)
@@ -587,7 +587,7 @@ def write_document(out_dir, doc: "Document"):
 
     Each file is written atomically; the document was built in memory before any file is touched.
     """
-    from local2global.numeric._io import atomic_write
+    from local2global.numeric.infra.atomic import atomic_write
 
     out_dir = Path(out_dir)
     (out_dir / "fragments").mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ._registry import STATUSES, Record
+from local2global.proofs._registry import STATUSES, Record
 
 
 def format_table(records: list[Record], width: int = 70) -> str:

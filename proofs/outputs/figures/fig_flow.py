@@ -16,7 +16,7 @@ import sympy as sp
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import bias as sbias, canonical, energy as senergy, landscape as sland
 
-from .plotting import figure, plt
+from local2global.proofs.outputs.figures.plotting import figure, plt
 
 W_RANGE = (-2.5, 2.5)
 E_RANGE = (-2.5, 2.5)

@@ -21,8 +21,8 @@ from local2global.symbolic import bias as sbias
 from local2global.symbolic import landscape as sland
 from local2global.symbolic.markov import MarkovChain
 
-from ._lambdify import compile_mp, mpf_exact
-from .landscape import GUARD, Landscape
+from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
+from local2global.numeric.evaluate.landscape import GUARD, Landscape
 
 #: symbol standing for sign(1 + a e^2) in the one-sided derivatives of z0 (kink at 1 + ae^2 = 0)
 _sg = sp.Symbol("sg", real=True)
@@ -323,7 +323,7 @@ class AttentionFlow:
             rtol=None, **kw):
         """Integrate from θ_0 = (e0, w0, a0) with the energy monitor (no projection by default: the
         reported drift is then the plain |E(θ_t) - E(θ_0)|)."""
-        from .flow import integrate
+        from local2global.numeric.dynamics.flow import integrate
         with mp.workdps(dps + 10):
             th = [_num(x) for x in theta0]
         on_plane = th[1] == 0

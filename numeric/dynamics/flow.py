@@ -35,9 +35,9 @@ import sympy as sp
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import canonical, energy as senergy, landscape as sland
 
-from ._lambdify import compile_mp, mpf_exact
-from . import landscape as nland
-from .landscape import Landscape
+from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
+from local2global.numeric.evaluate import landscape as nland
+from local2global.numeric.evaluate.landscape import Landscape
 
 GUARD = 10   # working digits above the requested dps
 

@@ -22,8 +22,8 @@ from fractions import Fraction
 
 import mpmath as mp
 
-from ._lambdify import mpf_exact
-from .basins import GUARD, _derived, _regime, classify_theorem, integrate_class, predict
+from local2global.numeric.evaluate.lambdify import mpf_exact
+from local2global.numeric.dynamics.basins import GUARD, _derived, _regime, classify_theorem, integrate_class, predict
 
 
 def _split(a, b, sigma):

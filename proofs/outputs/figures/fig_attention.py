@@ -29,9 +29,9 @@ from local2global.symbolic import _symbols as S
 from local2global.symbolic import attention as satt
 from local2global.symbolic import landscape as sland
 
-from . import attention as natt
-from ._cache import cached_json, source_hash
-from .plotting import figure, plt
+from local2global.numeric.dynamics import attention as natt
+from local2global.numeric.infra.cache import cached_json, source_hash
+from local2global.proofs.outputs.figures.plotting import figure, plt
 
 CLASS_COLORS = {"local_min": "#9ecae1", "global_min": "#fdd0a2", "local_max": "#08519c", "saddle": "#636363",
                 "station": "#31a354", "None": "#ffffff"}
@@ -72,8 +72,9 @@ def slice_grid(p, q, fixed: str, value, n: int | None = None, dps: int = 15) -> 
 @lru_cache(maxsize=None)
 def _code_hash() -> str:
     """The code a basin map depends on: the numeric and symbolic packages (any change invalidates)."""
-    here = Path(__file__).resolve().parent
-    return source_hash([*here.glob("*.py"), *(here.parent / "symbolic").glob("*.py")],
+    from local2global import numeric, symbolic
+    trees = [Path(numeric.__file__).resolve().parent, Path(symbolic.__file__).resolve().parent]
+    return source_hash(sorted(f for t in trees for f in t.rglob("*.py")),
                        extra=(sp.__version__, mp.__version__))
 
 

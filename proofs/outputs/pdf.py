@@ -142,7 +142,7 @@ def errata_section(records=None, *, claims=None, heading: str = r"\section{Errat
     `erratum` or a non-empty `erratum` note, with the check's evidence. Without records (no check was run):
     every registered claim that declares a correction, marked as not run. `claims` defaults to the registry.
     """
-    from . import select
+    from local2global.proofs import select
     if claims is None:
         claims = select()                      # loads every claim module
     registry = {c.id: c for c in claims}

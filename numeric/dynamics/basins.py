@@ -25,8 +25,8 @@ import sympy as sp
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import basins as sbasins, energy as senergy, landscape as sland
 
-from ._lambdify import compile_mp, mpf_exact
-from .flow import GUARD, ReducedFlow
+from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
+from local2global.numeric.dynamics.flow import GUARD, ReducedFlow
 
 
 class TheoremsDoNotApply(ValueError):
@@ -355,7 +355,7 @@ def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_
     identical, order kept)."""
     tasks = [(p, q, row, row["k"] is None or row["k"] in integrate_ks, dps)
              for p, q in pairs for row in boundary_starts(p, q, ks, dps)]
-    from .executor import make_executor
+    from local2global.numeric.infra.executor import make_executor
     with make_executor(jobs, start_method="fork") as ex:
         yield from ex.map(_suite_task, tasks)
 

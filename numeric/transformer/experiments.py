@@ -23,9 +23,9 @@ import sympy as sp
 import torch
 from torch.autograd.functional import jacobian
 
-from . import canonical_map as cmap
-from . import fullmodel as fm
-from .landscape import Landscape
+from local2global.numeric.transformer import canonical_map as cmap
+from local2global.numeric.transformer import fullmodel as fm
+from local2global.numeric.evaluate.landscape import Landscape
 
 # ---------------------------------------------------------------------------------------------
 # The reduction at canonical points: symbolic next to full
@@ -56,7 +56,7 @@ def symbolic_values(p, q, e, w, b=None, a=None, dps: int = 30) -> dict:
             names = ("e", "w", "b")
             loss, grad = pv.loss_b, pv.grad_b
         else:
-            from .attention import AttentionLandscape
+            from local2global.numeric.dynamics.attention import AttentionLandscape
             a = _exact(a)
             att = AttentionLandscape(p, q)
             b_mp = att.b_star(e, w, a) if b is None else mp.mpf(_exact(b).numerator) / _exact(b).denominator
@@ -428,7 +428,7 @@ def _cache_dir() -> str:
 def run_cached(cfg: TrainConfig, cache_dir: str | None = None, progress: bool = True) -> TrainResult:
     """`train(cfg)`, reusing a cached result when its config, code hash and payload digest all match
     (`numeric._cache`: a truncated, edited or stale file is detected and the run is redone)."""
-    from ._cache import cached_json
+    from local2global.numeric.infra.cache import cached_json
     stored = cached_json(cache_dir or _cache_dir(), cfg.key(), _code_hash(),
                          lambda: train(cfg, progress=progress).as_dict())
     return TrainResult.from_dict(stored)
@@ -479,6 +479,6 @@ def summary(quick: bool = False, progress: bool = True) -> dict:
     return out
 
 
-if __name__ == "__main__":          # python -m local2global.numeric.experiments [--quick]
+if __name__ == "__main__":          # python -m local2global.numeric.transformer.experiments [--quick]
     import json
     print(json.dumps(summary(quick="--quick" in sys.argv), indent=2))

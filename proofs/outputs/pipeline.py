@@ -29,8 +29,9 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     checks and figures (the default is all of them); `workers` processes run the checks (default one
     per CPU core).
     """
-    from . import derivations, report
-    from ._registry import Context, run_claims, select
+    from local2global.proofs.outputs import derivations
+    from local2global.proofs.outputs import report
+    from local2global.proofs._registry import Context, run_claims, select
 
     say = progress or (lambda msg: None)
     out = Path(out_dir)
@@ -49,7 +50,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
 
     if figures:
         say("figures")
-        from local2global.numeric import plotting
+        from local2global.proofs.outputs.figures import plotting
         steps.append(StepResult("figures", [Path(p) for p in plotting.render(str(out / "figures"), figure_names)]))
 
     say("derive")
@@ -58,7 +59,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     paths = [out / "fragments" / f"{i}.tex" for i in doc.fragments]
     steps.append(StepResult("derive", [tex] + paths))
 
-    from . import pdf as pdfmod
+    from local2global.proofs.outputs import pdf as pdfmod
     if pdf and pdfmod.pdflatex_path():
         say("pdflatex")
         steps.append(StepResult("pdf", [pdfmod.compile_pdf(tex)]))
@@ -66,7 +67,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         steps.append(StepResult("pdf", skipped=pdfmod.missing_message() if pdf else "not requested"))
 
     if notebooks:
-        from .notebooks import run_notebooks
+        from local2global.proofs.outputs.notebooks import run_notebooks
         say("notebooks")
         runs = run_notebooks(out / "notebooks", workers=workers, progress=lambda name: say(f"notebook {name}"))
         steps.append(StepResult("notebooks", [r.output for r in runs]))
@@ -74,7 +75,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
 
 
 def _write(path: Path, text: str) -> None:
-    from local2global.numeric._io import atomic_write
+    from local2global.numeric.infra.atomic import atomic_write
     atomic_write(path, text)
 
 

@@ -19,7 +19,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ._registry import STATUSES
+from local2global.proofs._registry import STATUSES
 
 #: Every numbered result of the paper (arXiv 2406.03072, NeurIPS 2024 version), in order, with its title
 #: and where it appears. Titles are the paper's; figures are described by what they show.

@@ -8,7 +8,7 @@ for chunk k, see `chunk_seeds`), never from a worker's state.
 
 How callers use it (the CLI maps `--workers N` and `--scheduler ADDRESS` onto the two keywords):
 
-    from local2global.numeric.executor import map_chunks
+    from local2global.numeric.infra.executor import map_chunks
     labels = map_chunks(classify_chunk, starts, workers=args.workers, scheduler=args.scheduler)
 
 `classify_chunk(chunk) -> list` must be a module-level function (it is pickled to the workers) and

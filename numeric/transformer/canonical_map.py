@@ -23,7 +23,7 @@ import math
 
 import torch
 
-from .fullmodel import DTYPE, FullParameters
+from local2global.numeric.transformer.fullmodel import DTYPE, FullParameters
 
 
 def alpha(signs) -> torch.Tensor:

@@ -89,7 +89,7 @@ def run_notebooks(out_dir, *, notebook_dir=None, timeout: int = 600, progress=No
     `progress(name)` is called as each one finishes. A failing notebook raises its CellExecutionError."""
     from functools import partial
 
-    from local2global.numeric.executor import make_executor
+    from local2global.numeric.infra.executor import make_executor
 
     srcs = sources(notebook_dir)
     runs = []

@@ -38,11 +38,11 @@ def figure(name: str):
 
 
 def discover() -> dict:
-    """Import every `local2global.numeric.fig_*` module (registration happens at import)."""
-    from local2global import numeric
-    for m in sorted(pkgutil.iter_modules(numeric.__path__), key=lambda m: m.name):
+    """Import every `fig_*` module of this package (registration happens at import)."""
+    from local2global.proofs.outputs import figures
+    for m in sorted(pkgutil.iter_modules(figures.__path__), key=lambda m: m.name):
         if m.name.startswith("fig_"):
-            importlib.import_module(f"{numeric.__name__}.{m.name}")
+            importlib.import_module(f"{figures.__name__}.{m.name}")
     return dict(sorted(FIGURES.items()))
 
 

@@ -24,8 +24,8 @@ import sympy as sp
 from local2global.symbolic import _symbols as S
 from local2global.symbolic import landscape as sland
 
-from ._lambdify import compile_mp, mpf_exact
-from .landscape import GUARD, Landscape
+from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
+from local2global.numeric.evaluate.landscape import GUARD, Landscape
 
 NOTE_DEGENERATE = ("p + q = 1: the chain is i.i.d.; the theorems assume p + q != 1, so the critical "
                    "sets are not classified (G'(0) = 0 and A* = 0)")

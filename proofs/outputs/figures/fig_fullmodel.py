@@ -13,8 +13,8 @@ are recomputed). `quick=True` runs a few steps of one seed (smoke tests).
 """
 from __future__ import annotations
 
-from . import experiments as X
-from .plotting import figure, plt
+from local2global.numeric.transformer import experiments as X
+from local2global.proofs.outputs.figures.plotting import figure, plt
 
 SEED_STYLES = ("-", "--", ":")
 MATRIX_COLORS = {"W_V": "#1f77b4", "W_1": "#d62728", "W_2": "#2ca02c"}

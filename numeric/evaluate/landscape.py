@@ -18,7 +18,7 @@ from local2global.symbolic import bias as sbias
 from local2global.symbolic import canonical, landscape as sland
 from local2global.symbolic.markov import MarkovChain
 
-from ._lambdify import compile_mp, mpf_exact
+from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 
 GUARD = 20      # extra working digits; results are rounded to the requested dps
 

@@ -1,0 +1,1 @@
+"""Gradient flows at arbitrary precision, their limits and basins, Gaussian-start probabilities."""

@@ -1,0 +1,1 @@
+"""The figures (paper numbering), each registered by a `fig_*` module of this package."""
