@@ -23,7 +23,7 @@
 # %%
 import sympy as sp
 
-from local2global.symbolic import MarkovChain, derive_logit, derive_optimal_bias, symbols as S
+from local2global.symbolic import MarkovChain, canonical_model, derive_logit, derive_optimal_bias, symbols as S
 from local2global.symbolic.latex import latex
 from IPython.display import Math, display
 
@@ -70,8 +70,9 @@ for name, expr in logit.expressions.items():
 # %%
 bias = derive_optimal_bias()
 print(bias.derivation)
-for name in ("quadratic", "root_product", "u_star", "u_star_stable", "b_star"):
+for name in ("quadratic", "root_product", "u_star", "u_star_stable"):
     display(Math(name.replace("_", r"\_") + " = " + latex(bias[name])))
+display(Math(r"b^\star(e, w) = " + latex(canonical_model().b_star)))
 
 # %% [markdown]
 # Two special cases (Lemma 5): at $A = 0$ (e.g. $e = 0$) the optimum is $b^\star = \log(p/q)$, the log-odds of the

@@ -31,7 +31,7 @@ from IPython.display import Math, display
 from local2global.numeric import Landscape
 
 from local2global.numeric.evaluate import engine
-from local2global.symbolic import MarkovChain, critical_points, slope_A, structure, symbols as S
+from local2global.symbolic import MarkovChain, canonical_model, structure, symbols as S
 from local2global.symbolic.latex import latex
 
 # %% [markdown]
@@ -71,13 +71,14 @@ plt.show()
 
 # %% [markdown]
 # ## All critical points in $\mathbb{R}^2$ (Thm 1) and $\mathbb{R}^3$ (Thms 6, 7)
-# `critical_points` *solves* $\nabla L = 0$ through the chain rule $\nabla L = G'(A)\nabla A$ and classifies each
+# `critical_sets` *solves* $\nabla L = 0$ through the chain rule $\nabla L = G'(A)\nabla A$ and classifies each
 # family; the argument column is what makes a degenerate Hessian conclusive.
 
 # %%
-for space in ("R2", "R3"):
-    print(f"--- {space}")
-    for cs in critical_points(space=space):
+model = canonical_model()
+for bias in (False, True):
+    print(f"--- {model.space(bias)}")
+    for cs in model.critical_sets(bias):
         print(f"{cs.name:11s} {cs.classification:10s} where {cs.condition}:", ", ".join(map(str, cs.equations)))
         print("            ", cs.argument)
 
@@ -90,12 +91,12 @@ p, q = regimes["p = q = 9/10"]
 land, chain = Landscape(p, q), MarkovChain(p, q)
 A_star = st["A_star"].subs({S.p: p, S.q: q})
 # for p + q > 1, A* < 0: a point of Theta_star needs 1 + 2w|w| < 0, e.g. w = -1, e > 0 solving A(e, -1) = A*
-e_on_star = max(sp.solve(sp.Eq(slope_A().subs(S.w, -1), A_star), S.e), key=lambda r: sp.N(r))
+e_on_star = max(sp.solve(sp.Eq(model.A.subs(S.w, -1), A_star), S.e), key=lambda r: sp.N(r))
 points = {"Theta_star (w = -1, A = A*)": (e_on_star, -1), "Theta_min (e = 0, w = 1)": (0, 1),
           "Theta_sad (e = 0, w = -1/sqrt 2)": (0, -1 / sp.sqrt(2))}
 for name, (e0, w0) in points.items():
     with mp.workdps(50):
-        v = land.at(mp.mpf(sp.N(e0, 60)), mp.mpf(sp.N(w0, 60)), dps=50)
+        v = land.at((mp.mpf(sp.N(e0, 60)), mp.mpf(sp.N(w0, 60))), dps=50)
     print(f"{name:34s} L = {mp.nstr(v.loss, 20)}   |grad L| = {mp.nstr(mp.norm(v.grad), 3)}")
 print("entropy rate       =", sp.N(chain.entropy_rate, 20))
 print("H(pi)              =", sp.N(chain.marginal_entropy, 20))

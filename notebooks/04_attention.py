@@ -23,16 +23,17 @@
 # %%
 from IPython.display import Math, display
 
-from local2global.numeric.dynamics.attention import attention_flow
-from local2global.symbolic import attention
+from local2global.numeric.dynamics.basins import attention_flow
+from local2global.symbolic import canonical_model
 from local2global.symbolic.latex import latex
 
 # %% [markdown]
 # ## Slope and offset of the logit (Eq. 41)
 
 # %%
-display(Math("A = " + latex(attention.slope_A())))
-display(Math("z_0 = " + latex(attention.offset_z0())))
+model = canonical_model(attention=True)
+display(Math("A = " + latex(model.A)))
+display(Math("z_0 = " + latex(model.z0)))
 
 # %% [markdown]
 # ## The energy with attention (Lemma 14)
@@ -40,14 +41,14 @@ display(Math("z_0 = " + latex(attention.offset_z0())))
 # $k = 2$.
 
 # %%
-display(Math("E(e, w, a) = " + latex(attention.energy())))
+display(Math("E(e, w, a) = " + latex(model.energy)))
 
 # %% [markdown]
 # ## All critical points in $\mathbb{R}^3$ (Thm 10)
 
 # %%
-for cs in attention.critical_points(space="R3"):
-    print(f"{cs.name:14s}", getattr(cs, "classification", ""))
+for cs in model.critical_sets():
+    print(f"{cs.name:14s} {cs.classification:10s}", cs.argument)
 
 # %% [markdown]
 # ## $\Theta_{\rm station}$ settled (Remark 5)
@@ -56,7 +57,7 @@ for cs in attention.critical_points(space="R3"):
 # whenever $p + q \neq 1$.
 
 # %%
-station = attention.theta_station_hessian()
+station = model.station_hessian
 print(station.derivation)
 display(Math(r"\lambda(\nabla^2 L) = " + latex(station["eigenvalues"])))
 display(Math(r"G'(0) = " + latex(station["G_prime_at_0"])))

@@ -12,9 +12,9 @@ import zlib
 import mpmath as mp
 import sympy as sp
 
-from local2global.symbolic import _symbols as S
+from local2global.symbolic import symbols as S
 from local2global.numeric.evaluate.lambdify import compile_mp
-from local2global.symbolic._simplify import simplify_unit
+from local2global.symbolic import simplify_unit
 
 from local2global.proofs._registry import Context, Outcome
 

@@ -15,13 +15,16 @@ import mpmath as mp
 import sympy as sp
 
 from local2global.numeric import Landscape
-from local2global.symbolic import _symbols as S
+from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
-from local2global.symbolic._simplify import simplify_unit
+from local2global.symbolic import simplify_unit
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
 from local2global.proofs._checks import compare_critical_sets, identity, matrix_identity, rational_in, sample_points
 from local2global.proofs._registry import Outcome, claim
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
 
 p, q, e, w, b, A, c, X, u, K = S.p, S.q, S.e, S.w, S.b, S.A, S.c, S.X, S.u, S.K
 CH = MarkovChain()
@@ -116,7 +119,7 @@ def _eq3_sign(form, ctx):
        uses=("eq3.logit", "sec2.stationary"), section="landscape")
 def _lemma2(form, ctx):
     # the cross-entropy of Eq. 23 at one position, with the logit computed from the transformer
-    ce = bias.cross_entropy_loss(CH, canonical.logit)
+    ce = bias.cross_entropy_loss(CH, _M.logit)
     return identity(ce, form, ctx, "lemma2", S.W_BRANCHES)
 
 
@@ -161,7 +164,7 @@ def _b_star_printed(sign=+1):
        uses=("lemma5.quadratic", "lemma5.root_choice"), section="bias")
 def _lemma5_bstar(form, ctx):
     # independent of the closed form: dL/db of Lemma 2's loss must vanish at b = form
-    dLdb = sp.diff(bias.loss_with_bias(CH), b).subs(b, form)
+    dLdb = sp.diff(_M.loss_with_bias, b).subs(b, form)
     # exact simplification succeeds but takes minutes; the exact argument is lemma5.quadratic + root_choice
     return identity(dLdb, sp.Integer(0), ctx, "lemma5.b_star", S.W_BRANCHES, exact=False)
 
@@ -172,9 +175,9 @@ def _lemma5_bstar(form, ctx):
        printed=lambda: (sp.log(p / (1 - p)), sp.log(p / q)), mutant=lambda: (sp.log(p / (1 - p)), sp.log(q / p)),
        uses=("lemma5.b_star",), section="bias")
 def _lemma5_special(form, ctx):
-    cs = OPT()["c_star"]
-    o1 = identity(simplify_unit(cs.subs(A, A_STAR)), form[0], ctx, "lemma5.special.1")
-    o2 = identity(simplify_unit(bias.b_star(CH).subs(e, 0)), form[1], ctx, "lemma5.special.2")
+    opt = _M.optimal_bias
+    o1 = identity(opt["c_star_at_A_star"], form[0], ctx, "lemma5.special.1")
+    o2 = identity(opt["b_star_at_e0"], form[1], ctx, "lemma5.special.2")
     return Outcome(o1.ok and o2.ok, o1.method if o1.method == o2.method else f"{o1.method}; {o2.method}",
                    f"A = A*: {o1.evidence}; e = 0: {o2.evidence}")
 
@@ -197,7 +200,7 @@ def _lemma5_stable(form, ctx):
        mutant=lambda: bias.G(CH).subs(A, e**2 * (1 + w * absw)),
        uses=("lemma2.logistic", "lemma5.b_star"), section="landscape")
 def _lemma6(form, ctx):
-    return identity(bias.reduced_loss(CH), form, ctx, "lemma6", S.W_BRANCHES)
+    return identity(_M.reduced_loss_direct, form, ctx, "lemma6", S.W_BRANCHES)
 
 
 def _G_second_printed(scale=1):
@@ -252,7 +255,7 @@ def _f1f2_printed(shift_p=0):
                  r"- \sigma(b-\tfrac{e^2}{2}) + p$, $f_2 = \sigma(b - \tfrac{e^2}{2}) - p$.",
        printed=_f1f2_printed, mutant=lambda: _f1f2_printed(shift_p=q - p), uses=("eq3.logit",), section="landscape")
 def _lemma3_f(form, ctx):
-    f1, f2 = landscape.f1_f2(CH)
+    f1, f2 = _M.residual_parts()
     return matrix_identity(sp.Matrix([f1, f2]), sp.Matrix(form), ctx, "lemma3.f1f2", S.W_BRANCHES)
 
 
@@ -268,7 +271,7 @@ def _grad_printed(f1, f2, wcoef=4, bias_term=True):
        printed=lambda: _grad_printed(*_f1f2_printed()), mutant=lambda: _grad_printed(*_f1f2_printed(), wcoef=2),
        uses=("lemma2.logistic", "lemma3.f1f2"), section="landscape")
 def _lemma3_grad(form, ctx):
-    return matrix_identity(landscape.gradient_with_bias(CH), form, ctx, "lemma3.grad", S.W_BRANCHES)
+    return matrix_identity(_M.gradient_with_bias, form, ctx, "lemma3.grad", S.W_BRANCHES)
 
 
 REMARK2_M = sp.Matrix([[2 * e * (1 + 2 * w * absw), -e], [4 * e**2 * absw, 0], [0, 1]])
@@ -284,9 +287,9 @@ def _remark2(form, ctx):
     """form = M. The two expectations are built from the *derived* f1, f2 (not the printed ones of Lemma
     3), M (T1, T2) is compared with the gradient of Lemma 2's loss, and the e- and w-rows of M must vanish
     at e = 0 (the factor e the remark points out)."""
-    f1, f2 = landscape.f1_f2(CH)
-    T = sp.Matrix([landscape.expect_X(CH, lambda x: (f1 * x + f2) * x), landscape.expect_X(CH, lambda x: f1 * x + f2)])
-    same = matrix_identity(landscape.gradient_with_bias(CH), form * T, ctx, "remark2", S.W_BRANCHES)
+    f1, f2 = _M.residual_parts()
+    T = sp.Matrix([CH.expect_X(lambda x: (f1 * x + f2) * x), CH.expect_X(lambda x: f1 * x + f2)])
+    same = matrix_identity(_M.gradient_with_bias, form * T, ctx, "remark2", S.W_BRANCHES)
     factor_e = all(sp.simplify(form[i, j].subs(e, 0)) == 0 for i in (0, 1) for j in (0, 1))
     return Outcome(same.ok and factor_e, same.method,
                    f"grad L vs M (T1, T2): {same.evidence}; rows e, w of M vanish at e = 0: {factor_e}")
@@ -300,7 +303,7 @@ def _remark2(form, ctx):
        mutant=lambda: sp.diag(pi0 * pi1, pi0 * pi1 * (p + q - 1) * (1 + 2 * w * absw), 0),
        uses=("lemma3.gradient",), section="landscape")
 def _lemma4(form, ctx):
-    H = landscape.hessian_with_bias(CH, order=(b, e, w)).subs(e, 0).subs(b, sp.log(p / q))
+    H = _M.hessian_with_bias(order=(b, e, w)).subs(e, 0).subs(b, sp.log(p / q))
     return matrix_identity(H, form, ctx, "lemma4", S.W_BRANCHES)
 
 
@@ -309,11 +312,11 @@ def _lemma4(form, ctx):
 @claim("lemma7.gradient", ref="Lemma 7", title="Reduced gradient (envelope)",
        statement=r"At $b = b^\star$: $\partial_e L = 2e(1+2w|w|)\mathbb{E}[(f_1X+f_2)X]$, "
                  r"$\partial_w L = 4e^2|w|\,\mathbb{E}[(f_1X+f_2)X]$ (total derivatives of $L(e,w)$).",
-       printed=lambda: _grad_printed(*_f1f2_printed(), bias_term=False)[:2, 0].subs(b, bias.b_star(CH)),
-       mutant=lambda: _grad_printed(*_f1f2_printed(), bias_term=False)[:2, 0].subs(b, bias.b_star(CH)) * 2,
+       printed=lambda: _grad_printed(*_f1f2_printed(), bias_term=False)[:2, 0].subs(b, _M.b_star),
+       mutant=lambda: _grad_printed(*_f1f2_printed(), bias_term=False)[:2, 0].subs(b, _M.b_star) * 2,
        uses=("lemma3.gradient", "lemma5.b_star"), section="landscape")
 def _lemma7(form, ctx):
-    return matrix_identity(landscape.reduced_gradient_direct(CH), form, ctx, "lemma7", S.W_BRANCHES)
+    return matrix_identity(_M.gradient_direct(), form, ctx, "lemma7", S.W_BRANCHES)
 
 
 @claim("lemma7.balance", ref="Lemma 7", title="pi1 f1 + f2 = 0 at the optimal bias",
@@ -321,7 +324,7 @@ def _lemma7(form, ctx):
        printed=lambda: (pi1, 1), mutant=lambda: (pi0, 1), uses=("lemma5.b_star", "lemma3.f1f2"), section="landscape")
 def _lemma7_bal(form, ctx):
     f1, f2 = _f1f2_printed()
-    expr = (form[0] * f1 + form[1] * f2).subs(b, bias.b_star(CH))
+    expr = (form[0] * f1 + form[1] * f2).subs(b, _M.b_star)
     # SymPy can simplify this to 0 exactly, but it takes minutes; the exact content is Lemma 5's root
     return identity(expr, sp.Integer(0), ctx, "lemma7.balance", S.W_BRANCHES, exact=False)
 
@@ -332,7 +335,7 @@ def _lemma7_bal(form, ctx):
        mutant=lambda: (2 * e**2 * absw, 2 * e * (1 + 2 * w * absw)),
        uses=("lemma7.gradient",), section="landscape")
 def _remark4(form, ctx):
-    g = landscape.reduced_gradient_direct(CH)
+    g = _M.gradient_direct()
     return identity(form[0] * g[0] - form[1] * g[1], sp.Integer(0), ctx, "remark4", S.W_BRANCHES)
 
 
@@ -342,10 +345,10 @@ def _remark4(form, ctx):
        statement=r"$\nabla^2 L(\theta) = H_{\theta\theta} - H_{\theta b}H_{bb}^{-1}H_{b\theta}$ at $b = b^\star(\theta)$.",
        printed=lambda: -1, mutant=lambda: +1, uses=("lemma7.gradient", "lemma4.hessian"), section="landscape")
 def _lemma8(form, ctx):
-    H = landscape.hessian_with_bias(CH)
+    H = _M.hessian_with_bias()
     Htt, Htb, Hbb = H[:2, :2], H[:2, 2], H[2, 2]
-    schur = (Htt + form * Htb * Htb.T / Hbb).subs(b, bias.b_star(CH))
-    return matrix_identity(landscape.reduced_hessian_direct(CH), schur, ctx, "lemma8", S.W_BRANCHES)
+    schur = (Htt + form * Htb * Htb.T / Hbb).subs(b, _M.b_star)
+    return matrix_identity(_M.hessian_direct(), schur, ctx, "lemma8", S.W_BRANCHES)
 
 
 @claim("lemma8.axis", ref="Lemma 8", title="Reduced Hessian on the w-axis",
@@ -354,7 +357,7 @@ def _lemma8(form, ctx):
        mutant=lambda: sp.diag(2 * pi0 * pi1 * (p + q - 1) * (1 - 2 * w * absw), 0),
        uses=("lemma8.schur",), section="landscape")
 def _lemma8_axis(form, ctx):
-    Hs = landscape.schur_hessian(CH).subs(e, 0)
+    Hs = _M.schur_hessian().subs(e, 0)
     return matrix_identity(Hs, form, ctx, "lemma8.axis", S.W_BRANCHES)
 
 
@@ -384,7 +387,7 @@ def _mutate_sets(sets):
 
 def _sets_check(form, ctx):
     space = "R3" if "Gamma_star" in form else "R2"
-    derived = {cs.name: cs for cs in landscape.critical_points(CH, space)}
+    derived = {cs.name: cs for cs in _M.critical_sets(space == "R3")}
     ok, notes = compare_critical_sets(derived, form, ctx)
     # the printed sets are critical: gradient vanishes at sampled points of each (numerically, 50 digits)
     grad_worst = _gradient_on_sets(form, space, ctx)
@@ -426,10 +429,10 @@ def _gradient_on_sets(form, space, ctx):
                 e_m, w_m = mp.mpf(sp.N(ee, ctx.dps + 30)), mp.mpf(sp.N(ww, ctx.dps + 30))
                 L = Landscape(pp, qq)
                 if space == "R3":
-                    bstar = L.at(e_m, w_m, dps=ctx.dps + 20).b_star
-                    g = L.at(e_m, w_m, b=bstar, dps=ctx.dps + 20).grad_b
+                    bstar = L.at((e_m, w_m), dps=ctx.dps + 20).b_star
+                    g = L.at((e_m, w_m), b=bstar, dps=ctx.dps + 20).grad_b
                 else:
-                    g = L.at(e_m, w_m, dps=ctx.dps + 20).grad
+                    g = L.at((e_m, w_m), dps=ctx.dps + 20).grad
                 worst = max([worst] + [abs(x) for x in g])
     return worst
 
@@ -463,8 +466,8 @@ def _neighbourhood_class(L, point, space, ctx, rng, n_dirs=24):
     radius_exp = max(2, ctx.dps // 6)
     with mp.workdps(ctx.dps + 30):
         pp = [mp.mpf(sp.N(x, ctx.dps + 30)) for x in point]
-        ev = (lambda t: L.at(t[0], t[1], b=t[2], dps=ctx.dps + 20).loss_b) if space == "R3" else \
-             (lambda t: L.at(t[0], t[1], dps=ctx.dps + 20).loss)
+        ev = (lambda t: L.at((t[0], t[1]), b=t[2], dps=ctx.dps + 20).loss_b) if space == "R3" else \
+             (lambda t: L.at((t[0], t[1]), dps=ctx.dps + 20).loss)
         L0 = ev(pp)
         r = mp.mpf(10) ** (-radius_exp)
         tol = mp.mpf(10) ** (-(ctx.dps - 5))
@@ -506,7 +509,7 @@ def _thm1_class(form, ctx):
 
 def _classification(form, space, ctx):
     rng = random.Random(zlib.crc32(("class" + space).encode()))
-    derived = {cs.name: cs.classification for cs in landscape.critical_points(CH, space)}
+    derived = {cs.name: cs.classification for cs in _M.critical_sets(space == "R3")}
     notes, ok = [], derived == form
     if not ok:
         notes.append(f"derived classes {derived} differ from printed {form}")

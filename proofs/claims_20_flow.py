@@ -18,11 +18,14 @@ import sympy as sp
 
 from local2global.numeric.dynamics import basins as nbasins
 from local2global.numeric.dynamics.flow import ReducedFlow, integrate
-from local2global.symbolic import _symbols as S
+from local2global.symbolic import symbols as S
 from local2global.symbolic import canonical, energy as senergy
 
 from local2global.proofs._checks import identity, rational_in
 from local2global.proofs._registry import Outcome, claim
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
 
 e, w, w_pos, w_neg = S.e, S.w, S.w_pos, S.w_neg
 E_SAD_PRINTED = -(1 + sp.log(2)) / 2
@@ -65,7 +68,7 @@ def _branchwise(diff_of, ctx, key):
 def _conservation(form, ctx):
     """grad E . grad A == 0 on both half-planes (exact), and E(theta_t) constant along an integrated
     flow without projection (numeric witness: drift below 10^-(FLOW_DPS/2 - 4))."""
-    Aexpr = canonical.slope_A()
+    Aexpr = _M.A
 
     def dot(lab, wb):
         Eb, Ab = form.subs(w, wb), Aexpr.subs(w, wb)
@@ -95,7 +98,7 @@ def _e_axis(form, ctx):
     """dA/dw vanishes on w = 0 for the slope `form` (it must also be the derived slope), and an integrated
     flow from (1/2, 0) keeps w exactly 0."""
     dAdw0 = sp.expand(sp.diff(form, w).subs(w, 0))
-    same = identity(form, canonical.slope_A(), ctx, "lemma9.e_axis", branches=S.W_BRANCHES)
+    same = identity(form, _M.A, ctx, "lemma9.e_axis", branches=S.W_BRANCHES)
     res = _flow(*PAIRS_LT1[0], Fraction(1, 2), Fraction(0))
     ok = dAdw0 == 0 and same.ok and res.theta[1] == 0
     return Outcome(ok, "symbolic + integrated flow",

@@ -15,15 +15,21 @@ from functools import lru_cache
 import mpmath as mp
 import sympy as sp
 
-from local2global.numeric.dynamics import attention as natt
+from local2global.numeric.dynamics import basins as nbasins
+from local2global.numeric.dynamics.flow import ReducedFlow
+from local2global.numeric.evaluate.landscape import Landscape
+from local2global.numeric.precision import limit_tolerances
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
-from local2global.symbolic import _symbols as S
-from local2global.symbolic import attention as satt
+from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
 from local2global.proofs._checks import compare_critical_sets, identity, matrix_identity, rational_in
 from local2global.proofs._registry import Outcome, claim
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
+_MA = canonical_model(True)
 
 p, q, e, w, a, b, X = S.p, S.q, S.e, S.w, S.a, S.b, S.X
 CH = MarkovChain()
@@ -78,7 +84,7 @@ def _sampled(expr_list, ctx, key, branches, n=None, restrict=None):
                  r"because $(x_i - \tfrac12)^2 = \tfrac14$.",
        printed=lambda: 1 + a * e**2, mutant=lambda: 1 + 4 * a * e**2, section=SECTION)
 def _att_output(form, ctx):
-    derived = satt.derive_attention_output()["gain"]
+    derived = canonical.derive_attention_output()["gain"]
     o = identity(derived, form, ctx, "eq39")
     return Outcome(o.ok, "symbolic", f"gain computed from W_Q, W_K, W_V on all bit sequences of length 1..3, "
                    f"d in 1..2, every alpha and sign of e equals the form: {o.evidence}")
@@ -90,8 +96,8 @@ def _att_output(form, ctx):
        mutant=lambda: e**2 * ((X - sp.Rational(1, 2)) * s_ * t_ + w * absw * s_) + b,
        uses=("eq39.attention_output",), section=SECTION)
 def _logit(form, ctx):
-    derived = satt.logit(X)
-    o = identity(derived, form, ctx, "eq41", branches=satt.ATT_BRANCHES)
+    derived = _MA.logit(X)
+    o = identity(derived, form, ctx, "eq41", branches=_MA.bias_branches)
     return Outcome(o.ok, o.method, f"transformer logit (d in 1..2, every alpha, every sign of e, w, 1+ae^2) vs the "
                    f"form: {o.evidence}")
 
@@ -101,8 +107,8 @@ def _logit(form, ctx):
        printed=lambda: A_printed, mutant=lambda: e**2 * (1 + a * e**2) * (1 + 2 * w**2),
        uses=("eq41.logit",), section=SECTION)
 def _slope(form, ctx):
-    o1 = identity(satt.slope_A(), form, ctx, "eq41.slope", branches=satt.W_ONLY)
-    o2 = identity(canonical.slope_A(), sp.sympify(form).subs(a, 0), ctx, "eq41.slope0", branches=satt.W_ONLY)
+    o1 = identity(_MA.A, form, ctx, "eq41.slope", branches=_MA.branches)
+    o2 = identity(_M.A, sp.sympify(form).subs(a, 0), ctx, "eq41.slope0", branches=_MA.branches)
     return Outcome(o1.ok and o2.ok, "symbolic", f"derived slope: {o1.evidence}; a = 0 vs Eq. 3: {o2.evidence}")
 
 
@@ -110,7 +116,7 @@ def _slope(form, ctx):
 
 def _b_star_printed():
     """Lemma 13's b*: Lemma 5's root for K = exp(z1 - z2) = exp(A(e, w, a)), minus the a-dependent offset z0 - b."""
-    return satt.b_star()
+    return _MA.b_star
 
 
 def _b_star_mutant():
@@ -123,10 +129,10 @@ def _b_star_mutant():
                  r"\tfrac12(1+ae^2)(1+2w|w|)\big)$, $u^\star$ the positive root of Lemma 5; at $a = 0$ it is Lemma 5's $b^\star$.",
        printed=_b_star_printed, mutant=_b_star_mutant, uses=("eq41.logit",), section=SECTION)
 def _lemma13_b(form, ctx):
-    f1, f2 = satt.residual_parts(CH, bias=form)
+    f1, f2 = _MA.residual_parts(bias=form)
     balance = pi1 * f1 + f2          # = E_X[f1 X + f2] = dL/db at b = form
-    o1 = _sampled([balance], ctx, "lemma13.b", satt.ATT_BRANCHES, n=max(6, ctx.points // 2))
-    o2 = identity(sp.sympify(form).subs(a, 0), bias.b_star(), ctx, "lemma13.b0", branches=satt.W_ONLY)
+    o1 = _sampled([balance], ctx, "lemma13.b", _MA.bias_branches, n=max(6, ctx.points // 2))
+    o2 = identity(sp.sympify(form).subs(a, 0), _M.b_star, ctx, "lemma13.b0", branches=_MA.branches)
     return Outcome(o1.ok and o2.ok, o1.method + " + " + o2.method,
                    f"pi1 f1 + f2 at b = form: {o1.evidence}; a = 0 vs Lemma 5: {o2.evidence}")
 
@@ -134,12 +140,12 @@ def _lemma13_b(form, ctx):
 @claim("lemma13.gradient", ref="Lemma 13", title="Gradients with attention (with bias)",
        statement=r"$\nabla_\theta L = E_X[(f_1 X + f_2)\,\nabla_\theta \mathrm{logit}_X]$, $\theta \in \{e, w, a, b\}$, "
                  r"$f_1 X + f_2 = \sigma(\mathrm{logit}_X) - P(Y = 1\mid X)$ (off $1 + ae^2 = 0$).",
-       printed=lambda: satt.gradient_residual_form(CH),
-       mutant=lambda: satt.gradient_residual_form(MarkovChain(q, p)),
+       printed=lambda: _MA.gradient_residual_form(),
+       mutant=lambda: canonical_model(True, MarkovChain(q, p)).gradient_residual_form(),
        uses=("eq41.logit",), section=SECTION)
 def _lemma13_grad(form, ctx):
-    direct = satt.gradient_with_bias(CH)
-    o = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", satt.ATT_BRANCHES, n=max(6, ctx.points // 4))
+    direct = _MA.gradient_with_bias
+    o = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(6, ctx.points // 4))
     return Outcome(o.ok, o.method, f"direct derivative of L(e, w, a, b) minus the form on 4 branches of (w, 1+ae^2): {o.evidence}")
 
 
@@ -150,19 +156,19 @@ def _lemma13_grad(form, ctx):
        mutant=lambda: sp.Matrix([2 * e * t_ * (1 + a * e**2), 4 * absw * e**2 * s_, e**4 * t_]),
        uses=("lemma13.b_star", "lemma13.gradient", "structure.G_prime"), section=SECTION)
 def _lemma13_red(form, ctx):
-    o1 = matrix_identity(satt.grad_A(), form, ctx, "lemma13.gradA", branches=satt.W_ONLY)
+    o1 = matrix_identity(_MA.grad_A, form, ctx, "lemma13.gradA", branches=_MA.branches)
     # envelope: the (e, w, a) part of grad L(e, w, a, b) at b = b* equals G'(A) * form, both sides of 1 + ae^2 = 0
-    fg = [compile_mp(x, satt.VARS3) for x in form]
+    fg = [compile_mp(x, _MA.params) for x in form]
     worst, n = mp.mpf(0), 0
     rng = random.Random(zlib.crc32(b"lemma13.env"))
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(3, 10)), (Fraction(1, 50), Fraction(97, 100))):
-        lam, fl = natt.AttentionLandscape(pp, qq), natt.AttentionFlow(pp, qq)
+        lam, fl = Landscape(pp, qq, attention=True), ReducedFlow(pp, qq, attention=True)
         for _ in range(max(4, ctx.points // 6)):
             pt = [rational_in(rng, -2, 2) for _ in range(3)]
             with mp.workdps(ctx.dps + 25):
                 th = [mpf_exact(x) for x in pt]
-                g4 = lam.grad_b(*th, lam.b_star(*th))
-                G1 = fl.G_prime(lam.A(*th))
+                g4 = lam.grad_b(th, lam.b_star(th))
+                G1 = fl.G_prime(lam.A(th))
                 worst = max([worst] + [abs(g4[i] - G1 * fg[i](*th)) / (1 + abs(g4[i])) for i in range(3)])
                 n += 1
     ok2 = worst < mp.mpf(10) ** (-(ctx.dps - 10))
@@ -176,7 +182,7 @@ def _lemma13_red(form, ctx):
 def _printed_sets(space):
     station = ((s_, 0), (t_, 0))
     if space == "R4":
-        return {"Gamma_star": ((A_printed, A_STAR), (satt.offset_z0(), sp.log(p / (1 - p)))),
+        return {"Gamma_star": ((A_printed, A_STAR), (_MA.z0, sp.log(p / (1 - p)))),
                 "Gamma_min": ((e, 0), (b, sp.log(p / q)), REGIME > 0),
                 "Gamma_sad": ((e, 0), (b, sp.log(p / q)), REGIME <= 0),
                 "Gamma_station": station + ((b, sp.log(p / q)),)}
@@ -205,13 +211,13 @@ def _station_points(rng, n):
 
 def _sets_check(form, ctx):
     space = "R4" if "Gamma_star" in form else "R3"
-    derived = {cs.name: cs for cs in satt.critical_points(CH, space)}
-    ok, notes = compare_critical_sets(derived, form, ctx, branches=satt.W_ONLY)
+    derived = {cs.name: cs for cs in _MA.critical_sets(space == "R4")}
+    ok, notes = compare_critical_sets(derived, form, ctx, branches=_MA.branches)
     # every printed station point is critical (gradient 0 at 50 digits) in R^3 / R^4
     rng = random.Random(zlib.crc32(space.encode()))
     worst = mp.mpf(0)
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(3, 10))):
-        L = natt.AttentionLandscape(pp, qq)
+        L = Landscape(pp, qq, attention=True)
         for ee, ww, aa in _station_points(rng, 3):
             with mp.workdps(ctx.dps + 20):
                 pt = [mp.mpf(sp.N(x, ctx.dps + 20)) for x in (ee, ww, aa)]
@@ -227,7 +233,7 @@ def _sets_check(form, ctx):
                     notes.append(f"derived station point {ee, ww, aa} violates the printed equations "
                                  f"(residual {mp.nstr(max(vals), 3)})")
                     continue
-                g = L.grad(*pt) if space == "R3" else L.grad_b(*pt, L.b_star(*pt))
+                g = L.grad(pt) if space == "R3" else L.grad_b(pt, L.b_star(pt))
                 if g is None:
                     ok = False
                     notes.append("gradient with bias does not exist at a station point")
@@ -264,17 +270,17 @@ def _thm10(form, ctx):
 
 def _station_evidence(ctx, classes):
     """High-precision neighbourhood test at Theta_station points, both regimes, in R^3 and R^4."""
-    dirs = satt.station_directions()
+    dirs = _MA.station_directions()
     es = sp.Symbol("e", positive=True)
     rng = random.Random(zlib.crc32(b"station"))
     rows, ok = [], True
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(1, 10)), (Fraction(1, 5), Fraction(7, 10))):
-        L = natt.AttentionLandscape(pp, qq)
+        L = Landscape(pp, qq, attention=True)
         for ee, ww, aa in _station_points(rng, 2):
             with mp.workdps(ctx.dps + 30):
                 th0 = [mp.mpf(sp.N(x, ctx.dps + 30)) for x in (ee, ww, aa)]
-                L0 = L.loss(*th0)
-                b0 = L.b_star(*th0)
+                L0 = L.loss(th0)
+                b0 = L.b_star(th0)
                 eps = mp.mpf(10) ** -8
                 seen = set()
                 ratios = []
@@ -289,11 +295,11 @@ def _station_evidence(ctx, classes):
                         {p: sp.Rational(pp), q: sp.Rational(qq)}), ctx.dps + 30))
                     for sgn in (1, -1):
                         th = [x + sgn * eps * y for x, y in zip(th0, v)]
-                        dL = L.loss(*th) - L0
+                        dL = L.loss(th) - L0
                         seen.add("above" if dL > 0 else "below")
                         ratios.append(dL / (eps**2 * lam_full / 2))
                 # R^4: moving b alone raises L; (theta, b*(theta)) along the descent direction lowers it
-                up4 = L.loss_b(*th0, b0 + eps) - L.loss_b(*th0, b0)
+                up4 = L.loss_b(th0, b0 + eps) - L.loss_b(th0, b0)
                 seen4 = {"above" if up4 > 0 else "below"}
                 for sgn in (1, -1):
                     lam, vec = dirs["down"] if (pp + qq > 1) else dirs["up"]
@@ -301,7 +307,7 @@ def _station_evidence(ctx, classes):
                     if ee < 0:
                         v[0] = -v[0]
                     th = [x + sgn * eps * y for x, y in zip(th0, v)]
-                    d4 = L.loss_b(*th, L.b_star(*th)) - L.loss_b(*th0, b0)
+                    d4 = L.loss_b(th, L.b_star(th)) - L.loss_b(th0, b0)
                     seen4.add("above" if d4 > 0 else "below")
             emp3 = "saddle" if seen == {"above", "below"} else ("local_min" if seen == {"above"} else "local_max")
             emp4 = "saddle" if seen4 == {"above", "below"} else ("local_min" if seen4 == {"above"} else "local_max")
@@ -320,10 +326,10 @@ def _station_evidence(ctx, classes):
        mutant=lambda: {"Theta_station": "local_min", "Gamma_station": "local_min"},
        uses=("thm10.critical_points", "thm9.critical_points", "structure.G_prime"), section=SECTION)
 def _station(form, ctx):
-    res = satt.theta_station_hessian(CH)
+    res = _MA.station_hessian
     lam = res["eigenvalues"]
-    derived = {cs.name: cs.classification for cs in satt.critical_points(CH, "R3") if cs.name == "Theta_station"}
-    derived.update({cs.name: cs.classification for cs in satt.critical_points(CH, "R4") if cs.name == "Gamma_station"})
+    derived = {cs.name: cs.classification for cs in _MA.critical_sets() if cs.name == "Theta_station"}
+    derived.update({cs.name: cs.classification for cs in _MA.critical_sets(bias=True) if cs.name == "Gamma_station"})
     es = sp.Symbol("e", positive=True)
     printed_lam = [0, 2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4),
                    -2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4)]
@@ -351,10 +357,10 @@ def _station(form, ctx):
        uses=("thm10.station_class",), section=SECTION)
 def _remark5(form, ctx):
     # R^3: L = G(A) with A polynomial on w < 0 and G analytic -> no kink term; check A has no |1 + ae^2|
-    kink3 = satt.slope_A().has(sp.Abs(s_)) or satt.slope_A().has(sp.Abs(sp.expand(s_)))
+    kink3 = _MA.A.has(sp.Abs(s_)) or _MA.A.has(sp.Abs(sp.expand(s_)))
     r3 = "undefined" if kink3 else "defined"
     # R^4: one-sided d^2 L/(da db) = F_cc d z0/da (F_Ac dA/da = 0 there) differ across 1 + ae^2 = 0
-    z0 = satt.offset_z0()
+    z0 = _MA.z0
     dz0_da = sp.diff(z0, a)
     sg = sp.Symbol("sg")
     one_sided = dz0_da.subs(sp.sign(s_), sg)
@@ -377,9 +383,9 @@ E_RECON = e**2 - 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw))
        printed=lambda: E_RECON, mutant=lambda: e**2 + 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw)),
        uses=("lemma13.reduced_gradient",), section=SECTION)
 def _lemma14(form, ctx):
-    gE = sp.Matrix([sp.diff(form, v) for v in satt.VARS3])
-    o1 = identity((gE.T * satt.grad_A())[0, 0], 0, ctx, "lemma14.dot", branches=satt.W_ONLY)
-    o2 = identity(satt.energy(), form, ctx, "lemma14.derived", branches=satt.W_ONLY)
+    gE = sp.Matrix([sp.diff(form, v) for v in _MA.params])
+    o1 = identity((gE.T * _MA.grad_A)[0, 0], 0, ctx, "lemma14.dot", branches=_MA.branches)
+    o2 = identity(_MA.energy, form, ctx, "lemma14.derived", branches=_MA.branches)
     return Outcome(o1.ok and o2.ok, "symbolic",
                    f"grad E . grad A = 0 (so grad E . grad L = G'(A) grad E . grad A = 0): {o1.evidence}; "
                    f"form vs E integrated from the flow equations: {o2.evidence}")
@@ -392,8 +398,8 @@ def _lemma14(form, ctx):
        uses=("lemma13.reduced_gradient",), section=SECTION)
 def _lemma14_plane(form, ctx):
     """form = the printed dA/dw: it must be the derived one (both half-planes) and vanish on w = 0."""
-    idx = satt.VARS3.index(w)
-    same = identity(satt.grad_A()[idx], form, ctx, "lemma14.plane", branches=satt.W_ONLY)
+    idx = _MA.params.index(w)
+    same = identity(_MA.grad_A[idx], form, ctx, "lemma14.plane", branches=_MA.branches)
     on_plane = sp.simplify(form.subs(w, 0))
     return Outcome(same.ok and on_plane == 0, same.method,
                    f"form vs derived dA/dw: {same.evidence}; on w = 0 it is {on_plane}")
@@ -411,12 +417,18 @@ _STARTS = {
 FLOW_DPS = 15
 
 
+def _limit_class(pp, qq, theta):
+    """The class of a flow's end point (integrated at FLOW_DPS digits) by the derived critical sets."""
+    with mp.workdps(FLOW_DPS + 10):
+        return nbasins.critical_class(ReducedFlow(pp, qq, attention=True), theta, **limit_tolerances(FLOW_DPS))
+
+
 @lru_cache(maxsize=None)
 def _flows():
     """A few GF-Attention flows (both regimes, one from the ea-plane) at 15 digits, shared by the checks."""
     out = []
     for (pp, qq), starts in _STARTS.items():
-        fl = natt.AttentionFlow(pp, qq)
+        fl = ReducedFlow(pp, qq, attention=True)
         for th0 in starts:
             res = fl.run(th0, dps=FLOW_DPS)
             out.append((pp, qq, th0, res))
@@ -432,10 +444,9 @@ def _lemma15(form, ctx):
         conv += res.converged
         with mp.workdps(FLOW_DPS + 10):
             if form == "attention":
-                g = natt.AttentionLandscape(pp, qq).grad(*res.theta)
+                g = Landscape(pp, qq, attention=True).grad(res.theta)
             else:       # the mutant: the limit is a critical point of the loss without attention, L(e, w)
-                from local2global.numeric import Landscape
-                g = Landscape(pp, qq).at(res.theta[0], res.theta[1], dps=FLOW_DPS).grad
+                g = Landscape(pp, qq).at(res.theta[:2], dps=FLOW_DPS).grad
             worst = max([worst] + [abs(x) for x in g])
     n = len(_flows())
     # the flows stop at distance ~10^-(dps/2 - 2) from the critical set, so |grad L| there is ~1e-5
@@ -450,7 +461,7 @@ def _lemma15(form, ctx):
        printed=lambda: E_RECON, mutant=lambda: e**2 - (w**2 + sp.sign(w) * sp.log(absw)),
        uses=("lemma14.energy", "lemma14.ea_plane", "lemma15.convergence"), section=SECTION)
 def _lemma16(form, ctx):
-    fE = compile_mp(form, satt.VARS3)
+    fE = compile_mp(form, _MA.params)
     worst, plane_ok = mp.mpf(0), True
     for pp, qq, th0, res in _flows():
         with mp.workdps(FLOW_DPS + 10):
@@ -459,7 +470,7 @@ def _lemma16(form, ctx):
                 continue
             worst = max(worst, abs(fE(*res.theta) - fE(*[mp.mpf(x.numerator) / x.denominator for x in th0])))
     # the lemma is about Lemma 14's E: another conserved quantity (E + 1, 2E) is not its statement
-    same = identity(satt.energy(), form, ctx, "lemma16.derived", branches=satt.W_ONLY)
+    same = identity(_MA.energy, form, ctx, "lemma16.derived", branches=_MA.branches)
     ok = plane_ok and worst < mp.mpf(10) ** -5 and same.ok     # integration tolerance 10^-(dps/2) at 15 digits
     return Outcome(ok, f"numeric: flows at {FLOW_DPS} digits + symbolic", f"max |E(theta_lim) - E(theta_0)| = "
                    f"{mp.nstr(worst, 3)}; ea-plane start stays on it: {plane_ok}; form vs Lemma 14's E: {same.evidence}")
@@ -476,11 +487,11 @@ def _thm3(form, ctx):
     for pp, qq, th0, res in _flows():
         ch = MarkovChain(sp.Rational(pp), sp.Rational(qq))
         with mp.workdps(FLOW_DPS + 10):
-            cls = natt.classify_limit(pp, qq, res.theta, tol=mp.mpf(10) ** -(FLOW_DPS // 2 - 4))
+            cls = _limit_class(pp, qq, res.theta)
             classes.append(cls)
             target = form["global_min" if cls == "global_min" else "other"]
             val = ch.entropy_rate if target == "entropy_rate" else ch.marginal_entropy
-            L = natt.AttentionLandscape(pp, qq).loss(*res.theta)
+            L = Landscape(pp, qq, attention=True).loss(res.theta)
             worst = max(worst, abs(L - mp.mpf(sp.N(val, FLOW_DPS + 10))) if cls is not None else mp.inf)
     ok = None not in classes and worst < mp.mpf(10) ** -6
     return Outcome(ok, f"numeric: {len(classes)} flows at {FLOW_DPS} digits", f"limit classes {classes}; max |L(theta_lim) - "
@@ -498,7 +509,7 @@ def _thm11(form, ctx):
     if not (0 < pp < 1 and 0 < qq < 1):
         return Outcome(False, "validation", f"(p, q) = ({pp}, {qq}) is not a chain: p, q must lie in (0, 1)")
     # linearisation: de/dt = -G'(A) A_e with A_e = 2 e t (1 + 2 a e^2): rate at e = 0 is 2 G'(0) t
-    rate = sp.diff(satt.grad_A()[0], e).subs(e, 0)
+    rate = sp.diff(_MA.grad_A[0], e).subs(e, 0)
     Gp0 = landscape.structure()["G_prime_at_0"]
     contracting = bool(((Gp0 * rate).subs({p: sp.Rational(pp), q: sp.Rational(qq), w: 0})) > 0)
     # flows from the small starts of that chain (the ones of `_flows` with |theta_0| <= 0.2)
@@ -506,7 +517,7 @@ def _thm11(form, ctx):
     for p2, q2, th0, res in _flows():
         if (p2, q2) == (pp, qq) and max(abs(x) for x in th0) <= Fraction(1, 5):
             with mp.workdps(FLOW_DPS + 10):
-                cls.append(natt.classify_limit(p2, q2, res.theta, tol=mp.mpf(10) ** -(FLOW_DPS // 2 - 4)))
+                cls.append(_limit_class(p2, q2, res.theta))
     ok = contracting and cls and all(c == "local_min" for c in cls)
     return Outcome(bool(ok), "symbolic (linearisation) + numeric flows (15 digits)",
                    f"rate of e at the origin 2 G'(0) t = {sp.factor(Gp0 * rate)} > 0: {contracting}; small starts end in "
@@ -519,7 +530,7 @@ _FIG5_CHAINS = {"p+q>1": (Fraction(9, 10), Fraction(9, 10)), "p+q<1": (Fraction(
 @lru_cache(maxsize=None)
 def _fig5_counts(regime: str) -> dict:
     pp, qq = _FIG5_CHAINS[regime]
-    return natt.gaussian_fractions(pp, qq, Fraction(1, 10), n=8, seed=5, dps=FLOW_DPS)["counts"]
+    return nbasins.gaussian_fractions(pp, qq, Fraction(1, 10), n=8, seed=5, dps=FLOW_DPS)["counts"]
 
 
 @claim("fig5.origin", ref="Fig. 2 / Fig. 5", title="Near the origin the local minima attract for p+q > 1, repel for p+q < 1",

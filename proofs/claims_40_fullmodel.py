@@ -21,12 +21,15 @@ import torch
 from local2global.numeric.transformer import canonical_map as cmap
 from local2global.numeric.transformer import experiments as nexp
 from local2global.numeric.transformer import fullmodel as fm
-from local2global.symbolic import _symbols as S
+from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
 from local2global.proofs._registry import Outcome, open_claim
 from local2global.proofs._registry import claim as _register
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
 
 
 def claim(id, **kw):
@@ -162,8 +165,8 @@ def _full_loss(form, ctx):
 
 
 def _lemma3_printed(scale_w=1):
-    f1, f2 = landscape.f1_f2(CH)
-    EX = lambda g: landscape.expect_X(CH, g)                       # noqa: E731
+    f1, f2 = _M.residual_parts()
+    EX = lambda g: CH.expect_X(g)                       # noqa: E731
     r, rX = EX(lambda x: f1 * x + f2), EX(lambda x: (f1 * x + f2) * x)
     return sp.Matrix([2 * e * (1 + 2 * w * absw) * rX - e * r, scale_w * 4 * e**2 * absw * rX, r])
 

@@ -12,13 +12,16 @@ from functools import lru_cache
 
 import sympy as sp
 
-from local2global.symbolic import _symbols as S
+from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical
 from local2global.symbolic import landscape as sland
 from local2global.symbolic.markov import MarkovChain
 
 from local2global.proofs._certify import certify_sign
 from local2global.proofs._registry import Outcome, claim
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
 
 p, q, e, w, A, b = S.p, S.q, S.e, S.w, S.A, S.b
 CH = MarkovChain()
@@ -45,7 +48,7 @@ ETA_AXIS = R(1, 5)
 def hessian_ee_on_w_axis() -> sp.Expr:
     r"""$\partial_e^2 L(0, w) = G''(0)(\partial_e A)^2 + G'(0)\,\partial_e^2 A$ at e = 0 (chain rule of the
     structure L = G(A)); the first term vanishes because $\partial_e A = 0$ on the axis."""
-    Aexpr = canonical.slope_A()
+    Aexpr = _M.A
     Gp0 = sland.structure(CH)["G_prime_at_0"]
     dA = sp.diff(Aexpr, e).subs(e, 0)
     if dA != 0:
@@ -70,12 +73,8 @@ def _check_axis_sign(form, ctx):
 # ---------------------------------------------------------------------------------------------
 
 def _energy_expr() -> tuple[sp.Expr, str]:
-    """E(e, w): derived in symbolic/energy.py when available, else the printed Eq. 11 (the claim under test)."""
-    try:
-        from local2global.symbolic import energy as senergy
-        return senergy.energy(), "derived (symbolic/energy.py)"
-    except (ImportError, AttributeError):
-        return S.e**2 - (S.w**2 + sp.sign(S.w) * sp.log(sp.Abs(S.w))), "printed Eq. 11"
+    """E(e, w) as derived (`CanonicalModel.energy`), and where it comes from (for the evidence)."""
+    return _M.energy, "derived (symbolic/energy.py)"
 
 
 def f_prime(branch_symbol: sp.Symbol) -> sp.Expr:
@@ -227,7 +226,7 @@ A_NEAR_SADDLE = (-R(1, 50), R(1, 50))
        printed=lambda: S.sigma(b - e**2 / 2) - p, mutant=lambda: S.sigma(b - e**2 / 2) - q,
        uses=("lemma3.f1f2", "lemma5.b_star"), section="certified")
 def _check_f2(form, ctx):
-    derived_f2 = sland.f1_f2(CH)[1]
+    derived_f2 = _M.residual_parts()[1]
     same = sp.simplify(derived_f2 - form) == 0
     # at b = b*, c = b - e^2/2 = c*(A) = log u*: sigma(c) = s0
     in_s = sp.sympify(form).subs(b, sp.log(sland.s0 / (1 - sland.s0)) + e**2 / 2)

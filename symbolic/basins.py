@@ -17,8 +17,9 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import canonical, energy as _energy
+from . import energy as _energy
 from . import landscape as _landscape
+from .model import canonical_model
 from ._result import Result
 from ._symbols import e, w, w_neg
 
@@ -112,8 +113,8 @@ def limit_equations() -> Result:
     (the paper's case) A = e^2(1 - 2w^2). Eliminating e^2 with E = e^2 + f(w) leaves one equation
     in w: (E_0 - f(w))(1 + 2w|w|) = A*, whose root on the contour component is unique (App. F).
     """
-    A_star = _landscape.structure()["A_star"]
-    Aexpr = canonical.slope_A()
+    A_star = _landscape.A_star()
+    Aexpr = canonical_model().A
     E0 = _energy.E0
     out = {}
     for lab, wb in _energy.HALF_PLANES.items():

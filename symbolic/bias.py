@@ -1,8 +1,10 @@
-r"""The loss with bias (Lemma 2), the optimal bias b* (Lemma 5) and the reduced loss (Lemma 6, Eq. 5).
+r"""The loss in the coordinates it depends on (Lemma 2), the optimal offset (Lemma 5) and G (Lemma 6, Eq. 5).
 
-Everything is written in the two coordinates the loss depends on, A = e^2(1+2w|w|) and
-c = b - e^2/2 (derived in `canonical`): F(A, c) = E[l_log((2Y-1)(A X + c))], and
-L(e, w, b) = F(A(e, w), c(e, b)).
+Every canonical model (with or without attention) has a logit affine in the bit, z_X = A X + c with
+slope A and offset c = z_0 (derived in `canonical`), so its loss with bias is
+F(A, c) = E[l_log((2Y-1)(A X + c))]; minimising over the bias is minimising over c, which gives the
+optimal offset c*(A) (Lemma 5's quadratic) and G(A) = F(A, c*(A)). `model.CanonicalModel` composes
+these with its derived A and c.
 """
 from __future__ import annotations
 
@@ -10,9 +12,8 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import canonical
 from ._result import Result
-from ._symbols import A, K, b, c, e, ell_log, sigma, u
+from ._symbols import A, K, c, ell_log, sigma, u
 from .markov import MarkovChain
 
 
@@ -30,12 +31,6 @@ def F(chain: MarkovChain | None = None) -> sp.Expr:
     r"""$F(A, c) = E[\ell_{\log}((2Y-1)(AX + c))]$: the loss as a function of slope and offset."""
     chain = chain or MarkovChain()
     return logistic_loss(chain, lambda x: A * x + c)
-
-
-def loss_with_bias(chain: MarkovChain | None = None) -> sp.Expr:
-    r"""Lemma 2: $L(e, w, b) = E[\ell_{\log}((2Y-1)\,z_X)]$ with the derived canonical logit."""
-    chain = chain or MarkovChain()
-    return logistic_loss(chain, canonical.logit)
 
 
 @lru_cache(maxsize=None)
@@ -79,7 +74,6 @@ def derive_optimal_bias(chain: MarkovChain = MarkovChain()) -> Result:
             "u_minus": u_minus,
             "discriminant": D,
             "c_star": c_star,
-            "b_star": c_star.subs(A, canonical.slope_A()) + e**2 / 2,
             "u_star_stable": _stable_root(u_star, chain),
             "d2L_db2": sp.diff(F(chain), c, 2),
         },
@@ -100,16 +94,6 @@ def _stable_root(u_star: sp.Expr, chain: MarkovChain) -> sp.Expr:
     linear = rest - root_part
     conj = root_part - linear
     return sp.cancel(sp.expand(num * conj) / sp.expand(den * conj))
-
-
-def b_star(chain: MarkovChain = MarkovChain()) -> sp.Expr:
-    """b*(e, w) of Lemma 5 as derived (closed form in e, w, p, q)."""
-    return derive_optimal_bias(chain)["b_star"]
-
-
-def reduced_loss(chain: MarkovChain = MarkovChain()) -> sp.Expr:
-    """Eq. 5 / Lemma 6: L(e, w) = L(e, w, b*(e, w))."""
-    return loss_with_bias(chain).subs(b, b_star(chain))
 
 
 def G(chain: MarkovChain = MarkovChain()) -> sp.Expr:

@@ -1,8 +1,16 @@
-r"""The canonical rank-one parameterization (Sec. 3, App. C) and the logit it produces (Eq. 3).
+r"""The canonical rank-one parameterization (Sec. 3, App. C) and the logits it produces (Eq. 3, Eq. 41).
 
-The logit is *computed* by running the rank-one transformer of formula sheet §3 symbolically
-(embedding, attention with W_V = 0, ReLU feed-forward, tied linear head) with explicit SymPy
-matrices, on each sign branch of (e, w), for several d and every sign pattern alpha.
+The logits are *computed* by running the rank-one transformer of formula sheet §2-3 symbolically with
+explicit SymPy matrices (embedding, attention, ReLU feed-forward, tied linear head), on every sign
+branch, for several d and every sign pattern alpha:
+
+* without attention (W_V = 0, Eq. 3): z_X = e^2(1 + 2w|w|) X + b - e^2/2;
+* with linear attention (formula sheet §7: W_Q^T W_K = kappa alpha alpha^T, W_V = alpha v^T), the
+  attention output is the embedding times the gain 1 + a e^2 (Eq. 39-40), and then (Eq. 41)
+  z_X = e^2[(X - 1/2)(1 + ae^2)(1 + 2w|w|) + w|w| |1 + ae^2|] + b.
+
+Both go through the same feed-forward layer and head (`_feed_forward_logit`); the attention-free logit
+is the attention logit's a = 0 case, which `derive_logit` checks.
 """
 from __future__ import annotations
 
@@ -12,7 +20,13 @@ from functools import lru_cache
 import sympy as sp
 
 from ._result import Result
-from ._symbols import BRANCHES, A as A_sym, b, c as c_sym, e, e_pos, w, w_pos
+from ._symbols import BRANCHES, X, a, b, e, e_neg, e_pos, w, w_neg, w_pos
+
+#: the attention gain s = 1 + a e^2 (the factor the attention layer multiplies the embedding by)
+s = sp.Symbol("s", real=True)
+s_pos = sp.Symbol("s", positive=True)
+s_neg = sp.Symbol("s", negative=True)
+kappa = sp.Symbol("kappa", real=True)
 
 
 def rank_one_parameters(alpha_signs, e_val, w_val, flip_alpha_with_e: bool = True):
@@ -35,6 +49,13 @@ def rank_one_parameters(alpha_signs, e_val, w_val, flip_alpha_with_e: bool = Tru
     return token, positional, W1, W2
 
 
+def _feed_forward_logit(y_vec, token, W1, W2, b_val) -> sp.Expr:
+    """ReLU feed-forward with residual, then the tied head (weight tying: the head is the token embedding)."""
+    hidden = (W1 * y_vec).applyfunc(lambda t: sp.Max(0, sp.expand(t)))
+    z_vec = y_vec + W2 * hidden
+    return sp.expand((token.T * z_vec)[0, 0] + b_val)
+
+
 def rank_one_logit(x: int, alpha_signs, e_val, w_val, b_val=b, flip_alpha_with_e: bool = True) -> sp.Expr:
     """Logit of the full single-layer transformer (formula sheet §2) at a rank-one point, input bit x.
 
@@ -47,9 +68,7 @@ def rank_one_logit(x: int, alpha_signs, e_val, w_val, b_val=b, flip_alpha_with_e
     att = sp.symbols("att_1:3")                      # arbitrary attention weights over two positions
     W_V = sp.zeros(d, d)
     y_vec = x_vec + sum((att_i * (W_V * x_vec) for att_i in att), sp.zeros(d, 1))
-    hidden = (W1 * y_vec).applyfunc(lambda t: sp.Max(0, sp.expand(t)))
-    z_vec = y_vec + W2 * hidden
-    return sp.expand((token.T * z_vec)[0, 0] + b_val)   # weight tying: the head is the token embedding
+    return _feed_forward_logit(y_vec, token, W1, W2, b_val)
 
 
 def _unify(expr_pos_w: sp.Expr) -> sp.Expr:
@@ -57,8 +76,29 @@ def _unify(expr_pos_w: sp.Expr) -> sp.Expr:
     return sp.expand(expr_pos_w).subs(w_pos**2, w * sp.Abs(w)).subs({w_pos: w, e_pos: e})
 
 
+def _glue(f_pos: sp.Expr, f_neg: sp.Expr, var, var_pos, var_neg) -> sp.Expr:
+    r"""One expression in `var` equal to f_pos on var > 0 and to f_neg on var < 0.
+
+    f = even + sign(var) odd with even/odd = (f_+ +- f_-)/2; sign(var) var is rewritten |var|
+    (so sign(w) w^2 = w|w|, sign(s) s = |s|). The result is checked against both branches.
+    """
+    fp, fn = sp.expand(f_pos.subs(var_pos, var)), sp.expand(f_neg.subs(var_neg, var))
+    even, odd = sp.expand((fp + fn) / 2), sp.expand((fp - fn) / 2)
+    terms = []
+    for t in sp.Add.make_args(sp.expand(sp.sign(var) * odd)):
+        powers = t.as_powers_dict()
+        if powers.get(var, 0) >= 1:
+            t = sp.expand(t / (sp.sign(var) * var) * sp.Abs(var))
+        terms.append(t)
+    glued = even + sp.Add(*terms)
+    for vb, f in ((var_pos, f_pos), (var_neg, f_neg)):
+        if sp.expand(glued.subs(var, vb) - f) != 0:
+            raise AssertionError(f"glued expression disagrees with the branch {var} = {vb}")
+    return glued
+
+
 @lru_cache(maxsize=None)
-def derive_logit(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
+def derive_logit_without_attention(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
     r"""Eq. 3: the canonical logit $z_X = e^2(1+2w|w|)X + b - e^2/2$, computed from the transformer.
 
     For every d in `dims`, every alpha in {±1}^d/sqrt(d) and every sign branch of (e, w), the
@@ -88,27 +128,138 @@ def derive_logit(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
         ref="Eq. 3",
         title="Canonical logit",
         assumptions=("any e, w, b in R", "d in " + str(list(dims)) + ", every alpha in {±1}^d/sqrt(d)"),
-        expressions={"A": sp.factor(slope), "z0": offset + b, "logit": slope * sp.Symbol("X") + offset + b},
+        expressions={"A": sp.factor(slope), "z0": offset + b, "offset": offset,
+                     "logit": slope * X + offset + b},
         derivation="Transformer of formula sheet §2 evaluated symbolically at the rank-one point of §3 "
                    "(alpha flipped with the sign of e), on the four sign branches of (e, w).",
     )
 
 
-def slope_A() -> sp.Expr:
-    r"""$A(e, w) = z_1 - z_0 = e^2(1 + 2w|w|)$, the only combination of (e, w) the loss sees."""
-    return derive_logit()["A"]
+# ---------------------------------------------------------------------------------------------
+# Linear attention (Eq. 37-41)
+# ---------------------------------------------------------------------------------------------
+
+def _alpha_e(alpha_signs, e_val):
+    d = len(alpha_signs)
+    return sp.sign(e_val) * sp.Matrix(alpha_signs) / sp.sqrt(d)
 
 
-def offset_c() -> sp.Expr:
-    r"""$c(e, b) = z_0 = b - e^2/2$."""
-    return derive_logit()["z0"]
+def attention_output(bits, alpha_signs, e_val, kappa_val=kappa, v=None):
+    r"""$y_n = x_n + \sum_{i \le n} att_{n,i} W_V x_i$ at the last position n of the bit sequence `bits`.
+
+    Linear attention $att_{n,i} = \frac1n \langle W_Q x_n, W_K x_i\rangle/\sqrt d$ with the explicit
+    rank-one matrices W_K = alpha alpha^T, W_Q = kappa alpha alpha^T (so W_Q^T W_K = kappa alpha alpha^T,
+    asserted) and W_V = alpha v^T; alpha is the sign-flipped alpha of `rank_one_parameters`.
+    """
+    d = len(alpha_signs)
+    v = sp.Matrix(sp.symbols(f"v1:{d + 1}", real=True)) if v is None else v
+    token, positional, _, _ = rank_one_parameters(alpha_signs, e_val, sp.Integer(1))
+    al = _alpha_e(alpha_signs, e_val)
+    W_K = al * al.T
+    W_Q = kappa_val * al * al.T
+    if sp.expand(W_Q.T * W_K - kappa_val * al * al.T) != sp.zeros(d, d):
+        raise AssertionError("W_Q^T W_K != kappa alpha alpha^T")
+    W_V = al * v.T
+    xs = [x * token + positional for x in bits]
+    n = len(bits)
+    q_n = W_Q * xs[-1]
+    out = xs[-1]
+    for x_i in xs:
+        att = (q_n.T * (W_K * x_i))[0, 0] / (n * sp.sqrt(d))
+        out = out + att * (W_V * x_i)
+    return out.applyfunc(sp.expand), al, v
 
 
-def to_A_c():
-    """Substitution map (A, c) -> expressions in (e, w, b)."""
-    return {A_sym: slope_A(), c_sym: offset_c()}
+@lru_cache(maxsize=None)
+def derive_attention_output(dims: tuple[int, ...] = (1, 2), lengths: tuple[int, ...] = (1, 2, 3)) -> Result:
+    r"""Eq. 39-40: $y_n = (1 + a e^2)\, e\,(x_n - 1/2)\,\alpha$ with $a = \kappa\langle v, \alpha\rangle/(4\sqrt d)$.
+
+    For every d, alpha pattern, sign of e and every bit sequence, the output is checked to be a
+    multiple g of the embedding e (x_n - 1/2) alpha (rank one, history-independent because
+    (x_i - 1/2)^2 = 1/4), and the gain g - 1 is found to equal a e^2 once kappa <v, alpha> is
+    written as 4 sqrt(d) a. Raises if any case disagrees.
+    """
+    for d in dims:
+        for signs in itertools.product((1, -1), repeat=d):
+            for ev in (e_pos, e_neg):
+                for n in lengths:
+                    for bits in itertools.product((0, 1), repeat=n):
+                        y, al, v = attention_output(bits, signs, ev)
+                        size = ev * sp.sign(ev) * (bits[-1] - sp.Rational(1, 2))   # embedding = size * alpha
+                        gain = sp.expand(sp.expand((al.T * y)[0, 0]) / size)
+                        if sp.expand(y - gain * size * al) != sp.zeros(d, 1):
+                            raise AssertionError("attention output is not a multiple of the embedding")
+                        per_e2 = sp.expand((gain - 1) / ev**2)
+                        if ev in per_e2.free_symbols:
+                            raise AssertionError(f"attention gain is not 1 + (const) e^2: {gain}")
+                        va = sp.expand((v.T * al)[0, 0])
+                        if sp.expand(per_e2 - kappa * va / (4 * sp.sqrt(d))) != 0:
+                            raise AssertionError(f"gain - 1 != kappa <v, alpha> e^2/(4 sqrt d): {per_e2}")
+    gain = 1 + a * e**2
+    return Result(
+        ref="Eq. 39-40",
+        title="Attention output with linear attention",
+        assumptions=("e != 0", "unit alpha in {±1}^d/sqrt(d), d in " + str(list(dims)),
+                     "sequences of length " + str(list(lengths)), "a = kappa <v, alpha>/(4 sqrt d)"),
+        expressions={"gain": gain, "y_over_embedding": gain},
+        derivation="Linear attention with W_Q^T W_K = kappa alpha alpha^T, W_V = alpha v^T evaluated on every bit "
+                   "sequence: (1/n) sum_i (x_i - 1/2)^2 = 1/4 makes y_n a history-free multiple of the embedding.",
+    )
 
 
-def logit(x) -> sp.Expr:
-    """z_x as a function of (e, w, b) for the bit x (0, 1, or a symbol)."""
-    return slope_A() * x + offset_c()
+def _attention_logit(x: int, alpha_signs, e_val, w_val, s_val, b_val=b) -> sp.Expr:
+    """Feed-forward + tied head applied to y = s * (embedding of x), s the attention gain."""
+    token, positional, W1, W2 = rank_one_parameters(alpha_signs, e_val, w_val)
+    return _feed_forward_logit(s_val * (x * token + positional), token, W1, W2, b_val)
+
+
+@lru_cache(maxsize=None)
+def derive_logit_with_attention(dims: tuple[int, ...] = (1, 2)) -> Result:
+    r"""Eq. 41: $z_X = e^2[(X - \tfrac12)(1+ae^2)(1+2w|w|) + w|w|\,|1+ae^2|] + b$, computed.
+
+    The feed-forward layer and head of the rank-one model are applied to the attention output
+    y = s e (x - 1/2) alpha of `derive_attention_output` (gain s), for d in `dims`, every alpha,
+    every sign of e, w and s; the branches are glued in w (w|w|) and s (|s|), then s = 1 + a e^2.
+    At a = 0 the slope and offset must be those of Eq. 3 (checked: the models are one).
+    """
+    per = {}
+    for ev, wv, sv in itertools.product((e_pos, e_neg), (w_pos, w_neg), (s_pos, s_neg)):
+        values = set()
+        for d in dims:
+            for signs in itertools.product((1, -1), repeat=d):
+                values.add((_attention_logit(0, signs, ev, wv, sv), _attention_logit(1, signs, ev, wv, sv)))
+        if len(values) != 1:
+            raise AssertionError(f"logit depends on d or alpha on branch {(ev, wv, sv)}")
+        z0, z1 = values.pop()
+        per[(ev, wv, sv)] = (z0.subs(ev, e), z1.subs(ev, e))
+    for wv, sv in itertools.product((w_pos, w_neg), (s_pos, s_neg)):
+        if per[(e_pos, wv, sv)] != per[(e_neg, wv, sv)]:
+            raise AssertionError("logit depends on the sign of e")
+    glued = []
+    for k in (0, 1):
+        by_w = {sv: _glue(per[(e_pos, w_pos, sv)][k], per[(e_pos, w_neg, sv)][k], w, w_pos, w_neg)
+                for sv in (s_pos, s_neg)}
+        glued.append(_glue(by_w[s_pos], by_w[s_neg], s, s_pos, s_neg))
+    gain = derive_attention_output()["gain"]
+    z0, z1 = (g.subs(s, gain) for g in glued)
+    slope = sp.factor(z1 - z0)
+    offset = sp.expand(z0 - b)
+    plain = derive_logit_without_attention()
+    for name, expr in (("A", slope), ("offset", offset)):
+        at0 = sp.expand(expr.subs(a, 0)).subs(sp.Abs(1), 1)
+        if sp.expand(at0 - plain[name]) != 0:
+            raise AssertionError(f"the attention model at a = 0 is not Eq. 3's model ({name})")
+    return Result(
+        ref="Eq. 41",
+        title="Canonical logit with the attention scalar",
+        assumptions=("any e, w, a, b in R", "d in " + str(list(dims)) + ", every alpha in {±1}^d/sqrt(d)"),
+        expressions={"A": slope, "z0": z0, "offset": offset, "logit": slope * X + z0,
+                     "logit_in_s": sp.expand((glued[1] - glued[0]) * X + glued[0])},
+        derivation="Attention output (gain s = 1 + a e^2) fed through the rank-one ReLU layer and tied head for "
+                   "every sign of e, w, s; branches glued as w|w| and |s|; at a = 0 it is Eq. 3.",
+    )
+
+
+def derive_logit(attention: bool = False) -> Result:
+    """Eq. 3 (attention off) or Eq. 41 (attention on), computed from the transformer."""
+    return derive_logit_with_attention() if attention else derive_logit_without_attention()

@@ -1,16 +1,14 @@
-r"""The conserved energy of the gradient flow in R^2 (Sec. 4, App. F, M: Lemmas 1/9, 12; Eq. 11/48).
+r"""The conserved energy of the gradient flow (Sec. 4, 4.1, App. F, G, M: Lemmas 1/9, 12, 14; Eq. 11/48, 12/49).
 
-Derivation, not transcription. The reduced loss is L(e, w) = G(A(e, w)) (`landscape.structure`), so
-by the chain rule $\nabla L = G'(A)\,\nabla A$ and, wherever $G'(A) \ne 0$ and $\partial_w A \ne 0$,
-a gradient-flow trajectory, written as a curve e(w), solves
-
-    de/dw = (dL/de) / (dL/dw) = (dA/de) / (dA/dw),          A = symbolic.canonical.slope_A().
-
-On each side of the e-axis (w > 0 and w < 0, where |w| is w or -w) this ODE is separable; we split
-it with `sp.separatevars`, integrate both sides with `sp.integrate` and normalise the first integral so
-that its e^2 coefficient is 1 (an additive constant per half-plane is a free choice; `sp.integrate`
-returns the one without a constant, which is the paper's). `sp.dsolve` on the same ODE is a second
-route: E is constant on every solution it returns (recorded in the Result).
+Derivation, not transcription, and one derivation for both models. The reduced loss is L = G(A(θ))
+(`model.CanonicalModel`), so the flow is θ' = -G'(A)∇A and every ratio of velocities is a ratio of
+components of ∇A. Ansatz: Σ_x k_x x ẋ = m(w) ẇ over the parameters x other than w (k_e = 1). Its
+left side is d/dt Σ k_x x²/2, so if the ratio (Σ_x k_x x ∂_x A)/∂_w A depends on w alone, m(w) is
+that ratio and E = Σ_x k_x x² - 2∫m(w) dw is constant along every trajectory off w = 0. The
+multipliers k_x (x ≠ e) are *solved* from that requirement (without attention there are none; with
+attention k_a = -2 is the unique solution). The antiderivative is taken by `sp.integrate` on each
+side of w = 0 (the real one, log|w|, on w < 0; the integration constant is 0 on each side, the
+paper's choice), and the two sides are glued into one expression with sign(w) and |w|.
 
 Everything downstream (E_sad, f(w) = E(0, w), g(w), the basin sets) is computed from this E.
 """
@@ -20,7 +18,6 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import canonical
 from ._result import Result
 from ._symbols import e, w, w_neg, w_pos
 
@@ -31,100 +28,101 @@ E0 = sp.Symbol("E_0", real=True)            # a contour level
 HALF_PLANES = {"w>0": w_pos, "w<0": w_neg}
 
 
-def _first_integral(wb: sp.Symbol) -> tuple[sp.Expr, sp.Expr, dict]:
-    """(E on the half-plane of the branch symbol wb, the ODE ratio, the dsolve check)."""
-    Ab = canonical.slope_A().subs(w, wb)
-    ratio = sp.cancel(sp.diff(Ab, e) / sp.diff(Ab, wb))          # de/dw along the flow
-    parts = sp.separatevars(ratio, symbols=[e, wb], dict=True)
-    if parts is None:
-        raise AssertionError(f"trajectory ODE de/dw = {ratio} is not separable")
-    phi, psi = parts[e], parts["coeff"] * parts[wb]                # ratio = phi(e) * psi(w)
-    H = sp.integrate(1 / phi, e) - sp.integrate(psi, wb)           # d/dw H(e(w), w) = e'/phi - psi = 0
-    # sp.integrate returns log(w) for 1/w; on w < 0 that is log|w| + i*pi. Take the real antiderivative
-    # log|w| (same derivative on the half-line), and check it kept the derivative.
-    H_real = H.replace(sp.log, lambda arg: sp.log(sp.Abs(arg)))
-    if sp.expand(sp.diff(H_real - H, wb)) != 0 or not H_real.is_real:
-        raise AssertionError(f"real antiderivative changed the first integral: {H} -> {H_real}")
-    H = H_real
-    lead = sp.diff(H, e, 2) / 2
-    if lead.free_symbols or not lead.is_positive:
-        raise AssertionError(f"first integral has no constant positive e^2 coefficient: {H}")
-    Eb = sp.expand(H / lead)
-    # second route: dsolve the same ODE and check E is constant on its solutions
-    ef = sp.Function("e_of_w")
-    sols = sp.dsolve(sp.Eq(ef(wb).diff(wb), ratio.subs(e, ef(wb))), ef(wb), hint="separable")
-    sols = sols if isinstance(sols, list) else [sols]
-    residues = [sp.cancel(sp.expand(sp.diff(Eb.subs(e, s.rhs), wb))) for s in sols]
-    return Eb, ratio, {"dsolve_solutions": len(sols), "dE_dw_on_dsolve_solutions": residues}
+def _default_model(model=None):
+    from .model import canonical_model
+    return model if model is not None else canonical_model()
 
 
 @lru_cache(maxsize=None)
-def derive_energy() -> Result:
-    r"""Eq. 11/48: the energy $E(e, w)$ on $\mathbb{R}^2 \setminus$ e-axis, derived from the flow.
+def derive_energy(model=None) -> Result:
+    r"""Eq. 11/48 (attention off) or Eq. 12/49 (attention on): the energy E(θ), w ≠ 0, from the flow.
 
-    Returns a Result with the branch expressions "E_w>0" (in the positive symbol w), "E_w<0" (in
-    the negative symbol w), the unified Piecewise "E" (undefined on w = 0), the trajectory ODE
-    ratios and the dsolve residues (all zero). Assumption: (p, q) in (0,1)^2, any regime.
+    Returns a Result with the branch expressions "E_w>0" (in the positive symbol w) and "E_w<0" (in the
+    negative symbol w), the glued "E" (undefined on w = 0), the multipliers "k" (x -> k_x), the ratio
+    "m_w>0"/"m_w<0" = m(w), and the check "gradE_dot_gradA" (0 on both branches, raises otherwise).
     """
-    branch, ratios, dsolve_info = {}, {}, {}
-    for label, wb in HALF_PLANES.items():
-        branch[label], ratios[label], dsolve_info[label] = _first_integral(wb)
-    for label, info in dsolve_info.items():
-        if any(r != 0 for r in info["dE_dw_on_dsolve_solutions"]):
-            raise AssertionError(f"E is not constant on the dsolve solutions ({label}): {info}")
-    E = sp.Piecewise((branch["w<0"].subs(w_neg, w), w < 0), (branch["w>0"].subs(w_pos, w), w > 0))
+    model = _default_model(model)
+    others = [x for x in model.params if x != w]
+    ks = {x: (sp.Integer(1) if x == e else sp.Symbol(f"k_{x}")) for x in others}
+    unknowns = [k for k in ks.values() if isinstance(k, sp.Symbol)]
+    gA = dict(zip(model.params, model.grad_A))
+    pieces, ms, solved = {}, {}, []
+    for lab, wb in HALF_PLANES.items():
+        sub = {w: wb}
+        ratio = sp.cancel((sp.Add(*[ks[x] * x * gA[x] for x in others]) / gA[w]).subs(sub))
+        conds = [sp.numer(sp.together(sp.diff(ratio, x))) for x in others]
+        sol = sp.solve(conds, unknowns, dict=True) if unknowns else [{}]
+        if len(sol) != 1 or (not unknowns and any(sp.simplify(c) != 0 for c in conds)):
+            raise AssertionError(f"no unique energy multipliers on {lab}: {sol}")
+        solved.append(sol[0])
+        m = sp.cancel(ratio.subs(sol[0]))
+        if m.free_symbols - {wb}:
+            raise AssertionError(f"m depends on more than w on {lab}: {m}")
+        prim = sp.integrate(sp.apart(m, wb), wb)
+        if wb.is_negative:
+            prim = prim.subs(sp.log(wb), sp.log(-wb))     # the real antiderivative (a constant i*pi/2 dropped)
+        if sp.expand(sp.diff(prim, wb) - m) != 0:
+            raise AssertionError("antiderivative check failed")
+        pieces[lab] = sp.expand(sp.Add(*[ks[x].subs(sol[0]) * x**2 for x in others]) - 2 * prim)
+        ms[lab] = m
+    if solved[0] != solved[1]:
+        raise AssertionError("the multipliers differ between the sides of w = 0")
+    from .canonical import _glue
+    L_abs = sp.Symbol("L_abs")
+    E = _glue(pieces["w>0"].subs(sp.log(w_pos), L_abs), pieces["w<0"].subs(sp.log(-w_neg), L_abs),
+              w, w_pos, w_neg).subs(L_abs, sp.log(sp.Abs(w)))
+    dots = {}
+    for lab, wb in HALF_PLANES.items():
+        Eb, grads = pieces[lab], [g.subs(w, wb) for g in model.grad_A]
+        vars_ = [wb if v == w else v for v in model.params]
+        dots[lab] = sp.expand(sum(sp.diff(Eb, v) * g for v, g in zip(vars_, grads)))
+        if sp.cancel(dots[lab]) != 0:
+            raise AssertionError(f"grad E . grad A != 0 on {lab}: {dots[lab]}")
     return Result(
-        ref="Eq. 11 / Eq. 48",
-        title="Energy of the gradient flow in R^2",
-        assumptions=("(p, q) in (0,1)^2", "w != 0 (undefined on the e-axis)"),
-        expressions={
-            "E_w>0": branch["w>0"], "E_w<0": branch["w<0"], "E": E,
-            "de_dw_w>0": ratios["w>0"], "de_dw_w<0": ratios["w<0"],
-            "dsolve_residues": sp.Matrix(dsolve_info["w>0"]["dE_dw_on_dsolve_solutions"]
-                                         + dsolve_info["w<0"]["dE_dw_on_dsolve_solutions"]),
-        },
-        derivation="grad L = G'(A) grad A, so trajectories solve de/dw = (dA/de)/(dA/dw); separated and "
-                   "integrated on w > 0 and w < 0 (sp.separatevars + sp.integrate), normalised to e^2 "
-                   "coefficient 1; sp.dsolve solutions of the same ODE keep E constant.",
+        ref="Eq. 12 / Eq. 49" if model.attention else "Eq. 11 / Eq. 48",
+        title="Energy of the gradient flow" + (" with attention" if model.attention else " in R^2"),
+        assumptions=("(p, q) in (0,1)^2", "w != 0 (undefined on w = 0)"),
+        expressions={"E_w>0": pieces["w>0"], "E_w<0": pieces["w<0"], "E": E,
+                     "k": {x: ks[x].subs(solved[0]) for x in others},
+                     "m_w>0": ms["w>0"], "m_w<0": ms["w<0"],
+                     "gradE_dot_gradA_w>0": dots["w>0"], "gradE_dot_gradA_w<0": dots["w<0"]},
+        derivation="The ansatz sum_x k_x x dx = m(w) dw along the flow, solved for the k_x so that m depends on w "
+                   "alone; m integrated on w > 0 and w < 0 (sp.integrate), glued with sign(w), |w|.",
     )
 
 
-def energy(branch: str | None = None) -> sp.Expr:
-    """E(e, w): the Piecewise over both half-planes, or one branch ("w>0" / "w<0", in that branch's w symbol)."""
-    r = derive_energy()
+def energy(branch: str | None = None, model=None) -> sp.Expr:
+    """E(θ): glued over both half-spaces, or one branch ("w>0" / "w<0", in that branch's w symbol)."""
+    r = derive_energy(_default_model(model))
     return r["E"] if branch is None else r[f"E_{branch}"]
 
 
 @lru_cache(maxsize=None)
-def conservation() -> Result:
-    r"""Lemma 1 / Lemma 9: $\nabla E \cdot \nabla L \equiv 0$ off the e-axis; the e-axis is invariant.
+def conservation(model=None) -> Result:
+    r"""Lemmas 1/9 and 14: $\nabla E \cdot \nabla L \equiv 0$ off w = 0; w = 0 is invariant; the sign of e is kept.
 
-    grad L = G'(A) grad A (chain rule), so grad E . grad L = G'(A) (grad E . grad A); the bracket
-    is expanded to 0 on each half-plane. On w = 0, dL/dw = G'(A) dA/dw and dA/dw = 4e^2|w| vanishes,
-    and grad L is locally Lipschitz (w|w| is C^{1,1}), so by uniqueness w_t = 0 for all t. Likewise
-    dA/de = 0 on the w-axis (e = 0): every point there is critical, so a trajectory never crosses
-    e = 0 and the sign of e is preserved.
+    ∇L = G'(A)∇A (chain rule), so ∇E·∇L = G'(A)(∇E·∇A); the bracket is expanded to 0 on each
+    half-space (in `derive_energy`). On w = 0, ∂L/∂w = G'(A)∂A/∂w and ∂A/∂w = 4|w|(...) vanishes, and
+    ∇L is locally Lipschitz (w|w| is C^{1,1}), so by uniqueness w_t = 0 for all t. Likewise ∇A = 0 on
+    e = 0: every point there is critical, so a trajectory never crosses e = 0.
     """
-    Aexpr = canonical.slope_A()
-    dots, barrier = {}, {}
-    for label, wb in HALF_PLANES.items():
-        Eb, Ab = energy(label), Aexpr.subs(w, wb)
-        dots[label] = sp.expand(sp.diff(Eb, e) * sp.diff(Ab, e) + sp.diff(Eb, wb) * sp.diff(Ab, wb))
-    # energy barrier at the e-axis: limits of E for fixed e as w -> 0^- and w -> 0^+
-    barrier["w->0-"] = sp.limit(energy("w<0").subs(w_neg, -s_pos), s_pos, 0, "+")
-    barrier["w->0+"] = sp.limit(energy("w>0").subs(w_pos, s_pos), s_pos, 0, "+")
-    dA_dw = sp.diff(Aexpr, w)
+    model = _default_model(model)
+    r = derive_energy(model)
+    barrier = {
+        "E_limit_w_to_0-": sp.limit(r["E_w<0"].subs(w_neg, -s_pos), s_pos, 0, "+"),
+        "E_limit_w_to_0+": sp.limit(r["E_w>0"].subs(w_pos, s_pos), s_pos, 0, "+"),
+    }
+    dA_dw = sp.diff(model.A, w)
     return Result(
-        ref="Lemma 1 / Lemma 9",
-        title="Energy is constant along the flow; the e-axis is invariant",
+        ref="Lemma 14" if model.attention else "Lemma 1 / Lemma 9",
+        title="Energy is constant along the flow; the plane w = 0 is invariant",
         assumptions=("(p, q) in (0,1)^2", "w_0 != 0 for the energy statement"),
         expressions={
-            "gradE_dot_gradA_w>0": dots["w>0"], "gradE_dot_gradA_w<0": dots["w<0"],
+            "gradE_dot_gradA_w>0": r["gradE_dot_gradA_w>0"], "gradE_dot_gradA_w<0": r["gradE_dot_gradA_w<0"],
             "dA_dw": dA_dw, "dA_dw_at_w0": dA_dw.subs(w, 0),
-            "dA_de_at_e0": sp.diff(Aexpr, e).subs(e, 0),
-            "E_limit_w_to_0-": barrier["w->0-"], "E_limit_w_to_0+": barrier["w->0+"],
+            "dA_de_at_e0": sp.diff(model.A, e).subs(e, 0), **barrier,
         },
-        derivation="grad E . grad A expanded on each half-plane; dA/dw substituted at w = 0; limits of E.",
+        derivation="grad E . grad A expanded on each half-space; dA/dw substituted at w = 0; limits of E.",
     )
 
 

@@ -67,6 +67,10 @@ class MarkovChain:
         r"""$E_{(X,Y)\sim(\pi,P)}[f(X, Y)]$ for a callable f(x, y) of the two bits."""
         return sp.Add(*[self.stationary[x] * self.transition(x, y) * f(x, y) for x in (0, 1) for y in (0, 1)])
 
+    def expect_X(self, g) -> sp.Expr:
+        """E[g(X)] for X ~ Bern(pi1), the stationary law of the current bit."""
+        return self.pi0 * g(0) + self.pi1 * g(1)
+
     @cached_property
     def entropy_rate(self) -> sp.Expr:
         r"""$H(x_{n+1} \mid x_n) = E[-\log P(Y \mid X)]$, the minimal loss $L^\star$."""

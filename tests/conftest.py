@@ -7,3 +7,13 @@ def claim_records():
     from local2global.proofs import Context, run_claim, select
 
     return {c.id: run_claim(c, Context()) for c in select()}
+
+
+@pytest.fixture(scope="module")
+def one_torch_thread():
+    """The machine is shared: torch's intra-op threads only contend (20x slower under load)."""
+    import torch
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

@@ -63,7 +63,7 @@ def test_predicted_class_is_right_on_both_sides_of_every_boundary_down_to_1e_min
 def test_integrated_flow_agrees_on_both_sides_of_I_sad_at_1e_minus_10():
     w_b = Fraction(-1, 2)
     with mp.workdps(60):
-        g = nb._derived()["g"](mp.mpf(w_b.numerator) / w_b.denominator)
+        g = nb.derived_functions()["g"](mp.mpf(w_b.numerator) / w_b.denominator)
         for side, delta, want in (("inside", -1, "local_min"), ("outside", 1, "global_min")):
             th = (g + delta * mp.mpf(10) ** -10, w_b)
             cls, res = nb.integrate_class(*P9, th, dps=30)
@@ -72,7 +72,7 @@ def test_integrated_flow_agrees_on_both_sides_of_I_sad_at_1e_minus_10():
 
 def test_start_exactly_on_I_sad_flows_to_the_saddle_at_50_digits():
     with mp.workdps(60):
-        th = (nb._derived()["g"](mp.mpf(-1) / 2), mp.mpf(-1) / 2)
+        th = (nb.derived_functions()["g"](mp.mpf(-1) / 2), mp.mpf(-1) / 2)
     cls, res = nb.integrate_class(*P9, th, dps=50)
     assert cls == "saddle"
 

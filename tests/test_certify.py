@@ -8,7 +8,7 @@ import sympy as sp
 from local2global.proofs import Context, REGISTRY, load_all, run_claim
 from local2global.proofs import claims_50_certified as C
 from local2global.proofs._certify import arb_function, certify_sign, interval
-from local2global.symbolic import _symbols as S
+from local2global.symbolic import symbols as S
 
 R = sp.Rational
 x, y = sp.symbols("x y", real=True)

@@ -12,12 +12,7 @@ from local2global.numeric.transformer import experiments as X
 from local2global.numeric.transformer import fullmodel as fm
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _quick(base, **over):

@@ -22,7 +22,11 @@ from local2global.numeric.transformer import experiments as X
 from local2global.numeric.transformer import fullmodel as fm
 from local2global.numeric.evaluate.landscape import Landscape
 from local2global.symbolic import MarkovChain, canonical
-from local2global.symbolic import _symbols as S
+from local2global.symbolic import symbols as S
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
+_MA = canonical_model(True)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 P, Q = Fraction(1, 5), Fraction(3, 10)            # p + q < 1
@@ -30,13 +34,7 @@ P2, Q2 = Fraction(1, 2), Fraction(4, 5)          # p + q > 1 (Fig. 4's chain)
 DIMS, LENGTHS, SIGNS = (2, 8), (1, 5, 12), (1, -1)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    """The machine is shared: torch's intra-op threads only contend (20x slower under load)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _rng(*key) -> random.Random:
@@ -93,7 +91,7 @@ def test_torch_witness_imports_nothing_from_symbolic(module):
 # Logits at canonical points: Eq. 3 (softmax model, W_V = 0) and Eq. 41 (linear attention)
 # --------------------------------------------------------------------------------------------
 
-_EQ3 = sp.lambdify((S.X, S.e, S.w, S.b), canonical.logit(S.X), modules="math")
+_EQ3 = sp.lambdify((S.X, S.e, S.w, S.b), _M.logit(S.X), modules="math")
 
 
 @pytest.mark.parametrize("d", DIMS)
@@ -124,8 +122,7 @@ def test_unflipped_alpha_for_negative_e_breaks_eq3():
 
 @pytest.fixture(scope="module")
 def eq41():
-    from local2global.symbolic import attention as satt
-    return sp.lambdify((S.X, S.e, S.w, S.a, S.b), satt.logit(S.X), modules="math")
+    return sp.lambdify((S.X, S.e, S.w, S.a, S.b), _MA.logit(S.X), modules="math")
 
 
 @pytest.mark.parametrize("d", DIMS)
@@ -159,7 +156,7 @@ def test_population_loss_and_gradient_equal_lemma2_and_lemma3(d, N, se, sw):
     signs = _alphas(d, _rng("lg", d, N, se, sw), k=1)[-1]
     worst_loss = worst_grad = 0.0
     for e, w, b in _points(("lg", d, N, se, sw), se, sw, n=2):
-        sym = land.at(e, w, b, dps=30)
+        sym = land.at((e, w), b, dps=30)
         full = X.full_values(float(P), float(Q), e, w, b, d=d, N=N, signs=signs)
         worst_loss = max(worst_loss, abs(full["loss"] - float(sym.loss_b)))
         worst_grad = max(worst_grad, max(abs(full["grad"][n] - float(g)) / (1 + abs(float(g)))
@@ -174,7 +171,7 @@ def test_gradient_at_optimal_bias_equals_lemma7(N, se, sw):
     """Reduced loss: at b = b*, d/db vanishes and (e, w) match grad L(e, w) of Lemma 7."""
     land = Landscape(P2, Q2)
     for e, w, _ in _points(("l7", N, se, sw), se, sw, n=2):
-        sym = land.at(e, w, dps=30)
+        sym = land.at((e, w), dps=30)
         full = X.full_values(float(P2), float(Q2), e, w, float(sym.b_star), d=2, N=N)
         assert abs(full["loss"] - float(sym.loss)) <= 1e-13
         assert abs(full["grad"]["b"]) <= 1e-13
@@ -185,13 +182,12 @@ def test_gradient_at_optimal_bias_equals_lemma7(N, se, sw):
 @pytest.mark.parametrize("d", DIMS)
 @pytest.mark.parametrize("se,sw", list(itertools.product(SIGNS, SIGNS)))
 def test_linear_attention_loss_and_gradient_equal_lemma13(d, se, sw):
-    from local2global.numeric.dynamics.attention import AttentionLandscape
-    att = AttentionLandscape(P, Q)
+    att = Landscape(P, Q, attention=True)
     rng = _rng("l13", d, se, sw)
     for e, w, b in _points(("l13", d, se, sw), se, sw, n=2):
         for a in (_rational(rng, 0.05, 1.0, 1), _rational(rng, 0.05, 1.0, -1) - 1 / e**2):
             with mp.workdps(30):
-                loss, grad = att.loss_b(e, w, a, b), att.grad_b(e, w, a, b)
+                loss, grad = att.loss_b((e, w, a), b), att.grad_b((e, w, a), b)
             full = X.full_values(float(P), float(Q), e, w, b, a=a, d=d, N=5)
             assert abs(full["loss"] - float(loss)) <= 1e-13
             for n, g in zip("ewab", grad):

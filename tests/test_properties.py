@@ -58,15 +58,15 @@ def test_energy_is_conserved_along_a_short_gradient_flow(p, q, e, w, wsign):
        e=st.fractions(-3, 3, max_denominator=20), w=st.fractions(-2, 2, max_denominator=20))
 def test_optimal_bias_is_stationary_and_minimal_in_b(p, q, e, w):
     L = Landscape(p, q)
-    v = L.at(e, w, dps=30)
+    v = L.at((e, w), dps=30)
     with mp.workdps(40):
         bs = v.b_star
         h = mp.mpf(1) / 1000
-        at = L.at(e, w, b=bs, dps=30)
+        at = L.at((e, w), b=bs, dps=30)
         assert abs(at.grad_b[2]) < mp.mpf(10) ** -20
         assert abs(at.loss_b - v.loss) < mp.mpf(10) ** -20 * (1 + abs(v.loss))
         for step in (h, -h):
-            assert L.at(e, w, b=bs + step, dps=30).loss_b > at.loss_b
+            assert L.at((e, w), b=bs + step, dps=30).loss_b > at.loss_b
     # and the float engine agrees with the stationary point
     assert abs(float(E.b_star(float(p), float(q), float(e), float(w))) - float(bs)) <= 1e-9 * (1 + abs(float(bs)))
 

@@ -22,33 +22,24 @@ from functools import lru_cache
 import mpmath as mp
 import sympy as sp
 
-from local2global.symbolic import _symbols as S
-from local2global.symbolic import basins as sbasins, energy as senergy, landscape as sland
-
+from local2global.numeric.chain import NumericChain
+from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
-from local2global.numeric.dynamics.flow import GUARD, ReducedFlow
+from local2global.numeric.evaluate.landscape import compiled_model
+from local2global.numeric.precision import GUARD, limit_tolerances, tolerance
+from local2global.symbolic import symbols as S
+from local2global.symbolic import basins as sbasins, energy as senergy
+from local2global.symbolic.model import canonical_model
 
 
 class TheoremsDoNotApply(ValueError):
     """p + q = 1: Thms 1, 2 and 8 assume p + q != 1 (every w-axis point has G'(0) = 0)."""
 
 
-@lru_cache(maxsize=None)
-def _derived():
-    """Compiled derived objects: f on both half-lines, E_sad, w_sad, g, Thm 1's regime expression."""
-    out = {}
-    for lab, wb in senergy.HALF_PLANES.items():
-        out[f"f_{lab}"] = compile_mp(senergy.f_w_axis(lab).subs(wb, S.w), (S.w,))
-    ew = senergy.energy_on_w_axis()
-    out["E_sad"] = compile_mp(ew["E_sad"], ())
-    out["w_sad"] = compile_mp(ew["w_sad"], ())
-    g_c = compile_mp(senergy.g_of_w().subs(S.w_neg, S.w), (S.w,))
-    # g^2 = E_sad - f(w) >= 0 (Lemma 12 (iii)); at w = w_sad rounding can make it -0.0...01: clamp to the real part
-    out["g"] = lambda x: mp.re(g_c(x))
-    crit = {c.name: c for c in sland.critical_points(space="R2")}
-    regime_expr = crit["Theta_min"].condition.lhs          # (p+q-1)(1+2w|w|) > 0 selects the local minima
-    out["theta_min_expr"] = compile_mp(regime_expr, (S.p, S.q, S.w))
-    return out
+def derived_functions():
+    """The compiled derived objects the predictor uses (f on both half-lines, E_sad, w_sad, g, ...):
+    the table of `evaluate.landscape.compiled_model` (the model without attention)."""
+    return compiled_model(False)
 
 
 @dataclass(frozen=True)
@@ -61,31 +52,37 @@ class Prediction:
 
 
 def _tol(dps: int) -> mp.mpf:
-    return mp.mpf(10) ** (-(dps - 5))
+    return tolerance(dps)
 
 
 def _sign_tol(x, tol) -> int:
     return 0 if abs(x) <= tol else (1 if x > 0 else -1)
 
 
-def _regime(p, q) -> int:
-    s = Fraction(p) + Fraction(q) - 1
-    if s == 0:
+def regime_of(p, q=None) -> int:
+    reg = NumericChain.of(p, q).regime
+    if reg == 0:
         raise TheoremsDoNotApply("Thms 2 and 8 assume p+q != 1; at p+q = 1 they make no prediction")
-    return 1 if s > 0 else -1
+    return reg
 
 
 def critical_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | None:
-    """The class (Thm 1) of the critical set that θ lies on within the tolerances, else None."""
-    d = _derived()
-    e_, w_ = theta
-    if abs(flow.A(theta) - flow.A_star()) <= tol_A:
+    """The class of the critical set (Thm 1, or Thm 10 with attention) that θ lies on, else None.
+
+    Membership is measured with the flow's own `distances` (the quantities its stopping rule uses):
+    Θ_station within tol_A, Θ* within tol_A, the line e = 0 within tol_e; on e = 0 the saddle w = -1/√2
+    within tol_sad, otherwise the derived condition of Θmin (`CanonicalModel.critical_sets`) decides
+    between local minimum and maximum."""
+    d = derived_functions()
+    dist = flow.distances(theta)
+    if dist.get("station", mp.inf) <= tol_A:
+        return "station"
+    if dist["star"] <= tol_A and dist["e"] > tol_e:
         return "global_min"
-    if abs(e_) <= tol_e:
-        if abs(w_ - d["w_sad"]()) <= tol_sad:
+    if dist["e"] <= tol_e:
+        if abs(theta[1] - d["w_sad"]()) <= tol_sad:
             return "saddle"
-        p, q = flow._pq()
-        return "local_min" if d["theta_min_expr"](p, q, w_) > 0 else "local_max"
+        return "local_min" if flow.fns["regime_sign"](*flow._pq(), *theta) > 0 else "local_max"
     return None
 
 
@@ -120,7 +117,7 @@ def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=N
     "== 0" holds within 10^-(dps-5) at dps + GUARD digits (a start computed at dps on I_sad counts
     as on it). `regime` overrides p+q; `g` replaces the derived g(w) (the proof checks pass the paper's
     printed g and its negative control)."""
-    regime = regime or ("p+q>1" if _regime(p, q) > 0 else "p+q<1")
+    regime = regime or ("p+q>1" if regime_of(p, q) > 0 else "p+q<1")
     return _classify(_compiled_conditions(regime, g), theta0, dps)
 
 
@@ -185,8 +182,8 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
 
     Inputs exact (Fraction, str) or mpf; the limit is returned as mpf at dps + GUARD digits.
     """
-    reg = _regime(p, q)
-    d = _derived()
+    reg = regime_of(p, q)
+    d = derived_functions()
     fl = ReducedFlow(p, q)
     with mp.workdps(dps + GUARD):
         tol = _tol(dps)
@@ -256,25 +253,15 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
 # 3. integration, and the comparison
 # ---------------------------------------------------------------------------------------------
 
-def integrated_tolerances(dps: int, stationary: bool = False) -> dict:
-    """Tolerances that name the end point of an integrated flow (see numeric.flow): e, saddle, A.
-
-    A flow that converged only passes the degenerate saddle at distance ~10^-(dps/2), so the saddle is
-    recognised within 10^-(dps/4); a *stationary* start (the gradient vanished exactly) did not move and
-    is named at the working precision 10^-(dps-5)."""
-    if stationary:
-        t = _tol(dps)
-        return dict(tol_e=t, tol_sad=t, tol_A=t)
-    return dict(tol_e=mp.mpf(10) ** (-(dps // 2 - 3)), tol_sad=mp.mpf(10) ** (-(dps // 4)),
-                tol_A=mp.mpf(10) ** (-(dps // 2 - 3)))
+integrated_tolerances = limit_tolerances
 
 
-def integrate_class(p, q, theta0, dps: int = 30, **kw):
-    """(class by Thm 1 of the integrated end point or None, FlowResult)."""
-    fl = ReducedFlow(p, q)
+def integrate_class(p, q, theta0, dps: int = 30, attention: bool = False, **kw):
+    """(class of the integrated end point by the derived critical sets, or None; FlowResult)."""
+    fl = ReducedFlow(p, q, attention=attention)
     res = fl.run(theta0, dps=dps, **kw)
     with mp.workdps(dps + GUARD):
-        cls = (critical_class(fl, res.theta, **integrated_tolerances(dps, res.status == "stationary"))
+        cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
                if res.converged else None)
     return cls, res
 
@@ -309,8 +296,8 @@ def boundary_starts(p, q, ks=(1, 5, 10, 15, 20), dps: int = 50) -> list[dict]:
     e-axis from both sides (w = ±10^-k, including w -> 0^-), the line w = -1/√2 on the w-axis
     (critical points, class changes) and at e = 1/4 (no change), the E_sad contour beyond the saddle.
     """
-    reg = _regime(p, q)
-    d = _derived()
+    reg = regime_of(p, q)
+    d = derived_functions()
     rows = []
     with mp.workdps(dps + GUARD):
         w_sad = d["w_sad"]()
@@ -427,3 +414,120 @@ def flow_report_text(rep: dict) -> str:
     lines.append(f"agree:             {rep['agree']}")
     lines += [f"note: {n}" for n in rep["notes"]]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# With attention (R^3): integrated limits, the report of `l2g flow --a0`, slices, boundaries, Thm 11
+# ---------------------------------------------------------------------------------------------
+
+def limit_class(p, q, theta0, dps: int = 15, max_steps: int = 3000, attention: bool = True, **kw) -> str | None:
+    """Class of the limit of the gradient flow from θ_0 (None if the flow did not converge within max_steps:
+    far from the origin |∇A| ~ e^4 makes the attention flow stiff for this explicit integrator)."""
+    cls, _ = integrate_class(p, q, theta0, dps=dps, attention=attention, max_steps=max_steps, **kw)
+    return cls
+
+
+def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
+    """`l2g flow --a0`: integrate the flow with attention from (e0, w0, a0) and classify the limit (Thm 3,
+    Lemma 16). Keys follow `flow_report`: "integrated" {"class" (global_min, local_min, local_max, saddle,
+    station or None), "limit" [e, w, a], "t", "status", "steps", "evaluations", "order"}, "energy_drift"
+    (max |E(θ_t) - E(θ_0)|; None on the plane w0 = 0), "energy0", "energy_limit", "notes". The local
+    tolerance is 10^-(3 dps/4), so the drift at dps 50 is ~1e-40."""
+    rtol = mp.mpf(10) ** (-(3 * dps // 4)) if rtol is None else rtol
+    th0 = tuple(x if isinstance(x, mp.mpf) else Fraction(str(x)) for x in (e0, w0, a0))
+    cls, res = integrate_class(p, q, th0, dps=dps, attention=True, rtol=rtol, **kw)
+    notes = ["R^3 basins have no closed form (Sec. 4.1): no analytic prediction"]
+    if th0[1] == 0:
+        notes.append("start on the ea-plane (w0 = 0): E is undefined there; the plane is invariant (Lemma 14)")
+    if not res.converged:
+        notes.append(f"integration stopped without converging ({res.status})")
+    with mp.workdps(dps + GUARD):
+        return {
+            "p": str(p), "q": str(q), "theta0": [str(x) for x in th0], "dps": dps,
+            "basin": None, "theorem_class": None, "predicted": None,
+            "integrated": {"class": cls, "limit": [mp.nstr(x, dps) for x in res.theta], "t": mp.nstr(res.t, 15),
+                           "status": res.status, "steps": res.steps, "evaluations": res.evals, "order": res.order},
+            "energy_drift": mp.nstr(res.energy_drift, 3) if res.energy_drift is not None else None,
+            "agree": None,
+            "energy0": mp.nstr(res.energy0, dps) if res.energy0 is not None else None,
+            "energy_limit": mp.nstr(res.energy_end, dps) if res.energy_end is not None else None,
+            "notes": notes,
+        }
+
+
+def slice_point(fixed: str, value, x, y):
+    """θ = (e, w, a) on a slice: fixed='a' gives (x, y, value) = (e, w, a0); fixed='w' gives (x, value, y) = (e, w0, a)."""
+    return (x, y, value) if fixed == "a" else (x, value, y)
+
+
+def basin_slice(p, q, fixed: str, value, xs, ys, dps: int = 15) -> list[list]:
+    """Limit classes on a grid of a slice (rows = ys, columns = xs); exact grid values in."""
+    return [[limit_class(p, q, slice_point(fixed, value, x, y), dps=dps) for x in xs] for y in ys]
+
+
+def bisect_boundary(p, q, theta_a, theta_b, *, digits: int = 10, dps: int = 30, target: str = "local_min",
+                    max_iter: int = 80) -> dict:
+    """The boundary of the basin of `target` on the segment [θ_a, θ_b] in R^3, located by bisection.
+
+    Exactly one end must flow to `target`. Each midpoint is integrated at `dps` digits (the flow error,
+    ~10^-(dps/2), is far below the bracket width) and the bracket halves until its length is below
+    10^-digits. Only "reaches `target`" versus "does not" is used, so the boundary found is that of the
+    basin of `target`. Returns the bracket (parameters s_lo < s_hi on the segment and end points), the
+    classes met on each side and the number of flows.
+    """
+    with mp.workdps(dps + GUARD):
+        ta, tb = [x if isinstance(x, mp.mpf) else mpf_exact(x) for x in theta_a], \
+                 [x if isinstance(x, mp.mpf) else mpf_exact(x) for x in theta_b]
+        length = mp.sqrt(mp.fsum((x - y) ** 2 for x, y in zip(ta, tb)))
+        point = lambda s: [x + s * (y - x) for x, y in zip(ta, tb)]      # noqa: E731
+        ca, cb = limit_class(p, q, ta, dps=dps), limit_class(p, q, tb, dps=dps)
+        if (ca == target) == (cb == target):
+            raise ValueError(f"ends have classes {ca}, {cb}: the basin boundary of {target} is not bracketed")
+        in_a = ca == target
+        lo, hi = mp.mpf(0), mp.mpf(1)
+        seen = {True: {ca if in_a else cb}, False: {cb if in_a else ca}}
+        flows = 2
+        while (hi - lo) * length >= mp.mpf(10) ** (-digits) and flows < max_iter:
+            mid = (lo + hi) / 2
+            cm = limit_class(p, q, point(mid), dps=dps)
+            flows += 1
+            seen[cm == target].add(cm)
+            if (cm == target) == in_a:
+                lo = mid
+            else:
+                hi = mid
+        return {"s_lo": lo, "s_hi": hi, "theta_lo": point(lo), "theta_hi": point(hi), "width": (hi - lo) * length,
+                "flows": flows, "classes_inside": sorted(map(str, seen[True])),
+                "classes_outside": sorted(map(str, seen[False])), "inside_at": "lo" if in_a else "hi"}
+
+
+def wilson_interval(k: int, n: int, z=1.959963984540054) -> tuple[float, float]:
+    """95% Wilson score interval for a binomial proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    ph = k / n
+    den = 1 + z * z / n
+    centre = (ph + z * z / (2 * n)) / den
+    half = z * ((ph * (1 - ph) / n + z * z / (4 * n * n)) ** 0.5) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def gaussian_starts(sigma, n: int, seed: int, dim: int = 3):
+    """n starts θ_0 ~ N(0, σ^2 I_dim), reproducible (random.Random(seed)); exact Fractions of the float draws."""
+    import random
+    rng = random.Random(seed)
+    s = float(Fraction(str(sigma)))
+    return [tuple(Fraction(rng.gauss(0.0, s)) for _ in range(dim)) for _ in range(n)]
+
+
+def gaussian_fractions(p, q, sigma, n: int = 100, seed: int = 0, dps: int = 15) -> dict:
+    """Thm 11 sampled: the fraction of N(0, σ^2 I_3) starts whose flow ends in each class, with 95% Wilson
+    intervals (counts per class; `None` = not converged within the step budget)."""
+    counts: dict = {}
+    for th in gaussian_starts(sigma, n, seed):
+        c = limit_class(p, q, th, dps=dps)
+        counts[c] = counts.get(c, 0) + 1
+    k = counts.get("local_min", 0)
+    return {"p": str(p), "q": str(q), "sigma": str(sigma), "n": n, "seed": seed, "dps": dps,
+            "counts": {str(c): v for c, v in sorted(counts.items(), key=lambda kv: str(kv[0]))},
+            "local_min_fraction": k / n, "local_min_ci95": wilson_interval(k, n)}

@@ -19,27 +19,21 @@ flow reaches is decided by the dynamics, not by accumulated drift.
 Limit detector: a run stops when the gradient vanishes exactly (a critical start), when |∇L| <=
 `grad_tol`, or when `critical_distance(θ)` (distance to a known critical set) is <= `dist_tol`
 *and not increasing* (so a start next to an unstable critical point is not mistaken for convergence).
-The R^2 problem of the paper is wrapped by `ReducedFlow(p, q)`, whose gradient is G'(A) ∇A with c*
-from `Landscape.c_star` and G' = F_A(A, c*), both derived expressions (no formula retyped here).
+The paper's problems (R^2, and R^3 with attention) are wrapped by `ReducedFlow(chain, attention=...)`,
+whose gradient is G'(A)∇A with G' = F_A(A, c*(A)) and A derived (no formula retyped here).
 """
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
 from typing import Callable, Sequence
 
 import mpmath as mp
-import sympy as sp
 
-from local2global.symbolic import _symbols as S
-from local2global.symbolic import canonical, energy as senergy, landscape as sland
-
-from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
-from local2global.numeric.evaluate import landscape as nland
+from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.numeric.evaluate.landscape import Landscape
-
-GUARD = 10   # working digits above the requested dps
+from local2global.numeric.precision import (GUARD, flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
+                                            working)
 
 
 @dataclass
@@ -112,10 +106,10 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
     """
     with mp.workdps(dps + GUARD):
         y = [mpf_exact(x) for x in theta0]
-        rtol = mp.mpf(10) ** (-(dps // 2)) if rtol is None else mp.mpf(rtol)
-        atol = mp.mpf(10) ** (-dps) if atol is None else mp.mpf(atol)
-        grad_tol = mp.mpf(10) ** (-(dps - 5)) if grad_tol is None else mp.mpf(grad_tol)
-        dist_tol = mp.mpf(10) ** (-(dps // 2 - 2)) if dist_tol is None else mp.mpf(dist_tol)
+        rtol = flow_rtol(dps) if rtol is None else mp.mpf(rtol)
+        atol = flow_atol(dps) if atol is None else mp.mpf(atol)
+        grad_tol = flow_grad_tol(dps) if grad_tol is None else mp.mpf(grad_tol)
+        dist_tol = flow_dist_tol(dps) if dist_tol is None else mp.mpf(dist_tol)
         digits = max(4, int(-mp.log10(rtol)))
         k = order // 2 if order else min(12, max(4, (digits + 3) // 2))
         f = lambda z: [-g for g in grad_fn(z)]          # noqa: E731  (the flow's vector field)
@@ -217,96 +211,78 @@ def _project(y, energy_fn, energy_grad_fn, E0, atol, iterations: int = 3):
 
 
 # ---------------------------------------------------------------------------------------------
-# The paper's R^2 flow
+# The paper's flows (R^2, and R^3 with attention)
 # ---------------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def _compiled_R2():
-    """Derived expressions for the R^2 flow: G'(A) = F_A(A, c), grad A, E and grad E per half-plane."""
-    Aexpr = canonical.slope_A()
-    ew = (S.e, S.w)
-    st = sland.structure()
-    out = {
-        "A": compile_mp(Aexpr, ew),
-        "grad_A": compile_mp(sp.Matrix([sp.diff(Aexpr, v) for v in ew]), ew),
-        "A_star": compile_mp(st["A_star"], (S.p, S.q)),
-    }
-    for lab, wb in senergy.HALF_PLANES.items():
-        Eb = senergy.energy(lab).subs(wb, S.w)
-        out[f"E_{lab}"] = compile_mp(Eb, ew)
-        out[f"dE_{lab}"] = (compile_mp(sp.diff(Eb, S.e), ew), compile_mp(sp.diff(Eb, S.w), ew))
-    gA = sp.Matrix([sp.diff(Aexpr, v) for v in ew])
-    out["grad_A_list"] = (compile_mp(gA[0], ew), compile_mp(gA[1], ew))
-    # the flows' inner loop: ∇L = G'(A) ∇A as one function of (p, q, e, w), common subexpressions shared
-    G1 = nland.G_prime_expr().subs(S.K, sp.exp(Aexpr))
-    out["grad_L"] = compile_mp(tuple(G1 * g for g in gA), (S.p, S.q) + ew, cse=True)
-    return out
-
-
 class ReducedFlow:
-    r"""The gradient flow of the reduced loss L(e, w) = G(A(e, w)) of chain (p, q) (Sec. 4).
+    r"""The gradient flow θ' = -∇L(θ) of the reduced loss L(θ) = G(A(θ)) of one chain (Sec. 4, 4.1).
 
-    ∇L = G'(A) ∇A (chain rule; `landscape.structure`), with c*(A) from `Landscape(p, q).c_star` (the
-    non-cancelling root of Lemma 5) and G'(A) = F_A(A, c*(A)). `energy` is the derived E (Eq. 11),
-    None on the e-axis. p, q exact in (0, 1).
+    θ = (e, w), or (e, w, a) with `attention`. ∇L = G'(A)∇A (chain rule; `landscape.structure`) is
+    evaluated as one compiled expression (G' written through e^A: `G_prime_expr`); `energy` is the
+    derived E (Eq. 11 / Eq. 49), None on w = 0 (an invariant set, Lemmas 9, 14).
     """
 
-    def __init__(self, p, q):
-        self.landscape = Landscape(p, q)
-        self.p_exact, self.q_exact = p, q
+    def __init__(self, chain, q=None, attention: bool = False):
+        self.landscape = Landscape(chain, q, attention=attention)
+        self.chain = self.landscape.chain
+        self.attention = self.landscape.attention
 
-    @cached_property
-    def _fn(self):
-        return _compiled_R2()
+    @property
+    def fns(self):
+        return self.landscape.fns
 
     def _pq(self):
-        return self.landscape._pq()
+        return self.chain.mp()
 
     def A(self, theta) -> mp.mpf:
-        return self._fn["A"](theta[0], theta[1])
+        return self.fns["A"](*theta)
 
     def A_star(self) -> mp.mpf:
-        return self._fn["A_star"](*self._pq())
+        return self.landscape.A_star()
 
     def G_prime(self, Aval) -> mp.mpf:
         return self.landscape.G_prime(Aval)
 
     def grad_A(self, theta) -> list:
-        ga, gb = self._fn["grad_A_list"]
-        return [ga(theta[0], theta[1]), gb(theta[0], theta[1])]
+        return [g(*theta) for g in self.fns["grad_A_list"]]
 
     def grad(self, theta) -> list:
-        """∇L(e, w) = G'(A) ∇A (one compiled function; tests/test_flow.py holds it to `Landscape.at`)."""
-        return list(self._fn["grad_L"](*self._pq(), theta[0], theta[1]))
+        """∇L(θ) = G'(A)∇A (one compiled function; tests/test_flow.py holds it to `Landscape.at`)."""
+        return list(self.fns["grad_L"](*self._pq(), *theta))
 
     def loss(self, theta) -> mp.mpf:
         return self.landscape.G_parts(self.A(theta))[0]
 
     def energy(self, theta) -> mp.mpf | None:
-        """E(e, w) (Eq. 11, derived); None on the e-axis where it is undefined."""
-        w_ = theta[1]
-        if w_ == 0:
-            return None
-        return self._fn["E_w>0" if w_ > 0 else "E_w<0"](theta[0], w_)
+        return None if theta[1] == 0 else self.fns["E"](*theta)
 
     def energy_grad(self, theta) -> list:
-        de, dw = self._fn["dE_w>0" if theta[1] > 0 else "dE_w<0"]
-        return [de(theta[0], theta[1]), dw(theta[0], theta[1])]
+        return [g(*theta) for g in self.fns["grad_E"]]
+
+    def distances(self, theta) -> dict:
+        r"""Distance-like measures to each critical set: "star" = |A - A*|/|∇A| (to first order the distance to
+        Θ*), "e" = |e| (to the line/plane e = 0), and with attention "station" = |e| |(1 + ae^2, 1 + 2w|w|)|
+        (to Θ_station, away from e = 0). The stopping rule and the classifier of a limit both use these."""
+        gA = _norm(self.grad_A(theta))
+        out = {"star": abs(self.A(theta) - self.A_star()) / gA if gA != 0 else mp.inf, "e": abs(theta[0])}
+        if self.attention:
+            out["station"] = (abs(theta[0]) * mp.sqrt(self.fns["gain"](*theta) ** 2 + self.fns["t"](*theta) ** 2)
+                              if abs(theta[0]) > mp.mpf(10) ** (-3) else mp.inf)
+        return out
 
     def critical_distance(self, theta) -> mp.mpf:
-        r"""Distance-like measure to the critical set of Thm 1: min(|e|, |A - A*| / |∇A|)."""
-        gA = _norm(self.grad_A(theta))
-        dA = abs(self.A(theta) - self.A_star()) / gA if gA != 0 else mp.inf
-        return min(abs(theta[0]), dA)
+        """min of `distances`: the integrator stops when it is small and not increasing."""
+        return min(self.distances(theta).values())
 
     def run(self, theta0, *, dps: int = 30, project: bool | None = None, record: bool = False,
             progress: bool = False, max_steps: int = 20000, loss: bool = False, **kw) -> FlowResult:
-        """Integrate from θ_0 with the energy monitor (projection on by default off the e-axis)."""
-        with mp.workdps(dps + GUARD):
+        """Integrate from θ_0 with the energy monitor (projection onto E = E(θ_0): on by default in R^2 off
+        the e-axis, off by default with attention, where the reported drift is the plain |E(θ_t) - E(θ_0)|)."""
+        with working(dps):
             th = [mpf_exact(x) for x in theta0]
         on_axis = th[1] == 0
         if project is None:
-            project = not on_axis
+            project = not on_axis and not self.attention
         return integrate(self.grad, th, dps=dps,
                          energy_fn=None if on_axis else self.energy,
                          energy_grad_fn=None if on_axis else self.energy_grad, project=project and not on_axis,

@@ -23,7 +23,7 @@ from fractions import Fraction
 import mpmath as mp
 
 from local2global.numeric.evaluate.lambdify import mpf_exact
-from local2global.numeric.dynamics.basins import GUARD, _derived, _regime, classify_theorem, integrate_class, predict
+from local2global.numeric.dynamics.basins import GUARD, derived_functions, regime_of, classify_theorem, integrate_class, predict
 
 
 def _split(a, b, sigma):
@@ -42,8 +42,8 @@ def basin_probabilities(p, q, sigma, dps: int = 40) -> dict:
 
     sigma > 0 exact. Saddle and local-max basins (I_sad, Θmax) have measure zero: probability 0.
     """
-    reg = _regime(p, q)
-    d = _derived()
+    reg = regime_of(p, q)
+    d = derived_functions()
     with mp.workdps(dps + GUARD):
         s = mpf_exact(sigma)
         w_sad = d["w_sad"]()
@@ -103,7 +103,7 @@ def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0) -> dict:
     with dps significant digits), quadrature error, and the Monte Carlo cross-check if mc > 0."""
     pr = basin_probabilities(p, q, sigma, dps=dps)
     rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "sigma": str(Fraction(sigma)), "dps": dps,
-           "regime": "p+q>1" if _regime(p, q) > 0 else "p+q<1"}
+           "regime": "p+q>1" if regime_of(p, q) > 0 else "p+q<1"}
     for k in ("local_min", "global_min", "saddle", "local_max"):
         rep[k] = _dec(pr[k], dps)
     rep["sum_minus_1"] = mp.nstr(pr["sum_minus_1"], 3)

@@ -1,11 +1,11 @@
 r"""Stable float64 engine (numpy, vectorised) for the reduced canonical loss of Sec. 3 / Lemmas 5-8.
 
 What it computes, over arrays of (e, w) for one chain (p, q):
-  A = e^2 (1 + 2 w|w|)                          (the logit slope, `symbolic.canonical.slope_A`)
+  A = e^2 (1 + 2 w|w|)                          (the logit slope, `canonical_model().A`)
   c*(A) = log u*,  b* = c* + e^2/2              (Lemma 5's positive root, `symbolic.bias`)
   L(e, w) = G(A) = F(A, c*(A))                  (Eq. 5; F as in `symbolic.bias.F`)
   grad L = G'(A) grad A,  Hess L = G''(A) grad A grad A^T + G'(A) Hess A   (`symbolic.landscape.structure`)
-  E(e, w) = e^2 - (w^2 + sign(w) log|w|)        (Eq. 11; energy of the gradient flow, w != 0)
+  E(e, w) = e^2 - (w^2 + sign(w) log|w|)        (Eq. 11, the derived energy, lambdified; w != 0)
 
 This is a *stable rewrite* of the derived expressions, not a copy: every piece is held against the
 derived SymPy expressions by `tests/test_engine.py` through the mpmath path (`numeric.Landscape`).
@@ -42,9 +42,11 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from local2global.symbolic import _symbols as S
-from local2global.symbolic import canonical
+from local2global.symbolic import symbols as S
 from local2global.symbolic.markov import MarkovChain
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
 
 #: beyond this |A| the direct form would overflow/underflow e^A; switch to log space
 _A_DIRECT = 700.0
@@ -53,21 +55,40 @@ _A_NEAR = 1.0
 
 
 @lru_cache(maxsize=None)
-def _polynomial_pieces():
-    """A, grad A, Hess A (order e, w) and the chain constants, lambdified from the derivation."""
-    Aexpr = canonical.slope_A()
-    ew = (S.e, S.w)
-    gA = [sp.diff(Aexpr, v) for v in ew]
-    hA = S.hessian(Aexpr, ew)
+def numpy_table(attention: bool = False) -> dict:
+    """The derived expressions the float64 code evaluates, lambdified once per model (module numpy):
+    A, grad A, Hess A, E, the chain constants, A*, g(w), E_sad, w_sad, the sign of Θmin's condition and,
+    with attention, Θ* as a graph a(e, w)."""
+    from local2global.symbolic import energy as senergy
+    from local2global.symbolic import landscape as sland
+    m = canonical_model(attention)
+    v = m.params
+    hA = m.hess_A
     chain = MarkovChain()
     mods = ["numpy"]
-    return {
-        "A": sp.lambdify(ew, Aexpr, mods),
-        "grad_A": [sp.lambdify(ew, g, mods) for g in gA],
-        "hess_A": [[sp.lambdify(ew, hA[i, j], mods) for j in range(2)] for i in range(2)],
+    ew = senergy.energy_on_w_axis()
+    out = {
+        "A": sp.lambdify(v, m.A, mods),
+        "E": sp.lambdify(v, m.energy, mods),
+        "grad_A": [sp.lambdify(v, g, mods) for g in m.grad_A],
+        "hess_A": [[sp.lambdify(v, hA[i, j], mods) for j in range(len(v))] for i in range(len(v))],
         # P(Y=y | X=x) for all four (x, y): 1 - P is never formed in float (it loses q when q << 1)
         "chain": sp.lambdify((S.p, S.q), (chain.pi0, chain.pi1) + tuple(chain.transition(x, y) for x in (0, 1) for y in (0, 1)), mods),
+        "A_star": sp.lambdify((S.p, S.q), sland.A_star(), mods),
+        "g": sp.lambdify(S.w, senergy.g_of_w().subs(S.w_neg, S.w), mods),
+        "E_sad": float(ew["E_sad"]), "w_sad": float(ew["w_sad"]),
+        "min_sign": sp.lambdify((S.p, S.q, S.w), {cs.name: cs for cs in m.critical_sets()}["Theta_min"].condition.lhs, mods),
     }
+    if attention:
+        a_star = sp.solve(sp.Eq(m.A, sland.A_star()), S.a)          # Θ* as a graph a(e, w)
+        if len(a_star) != 1:
+            raise AssertionError(f"A = A* is not one graph over (e, w): {a_star}")
+        out["a_on_star"] = sp.lambdify((S.p, S.q, S.e, S.w), a_star[0], mods)
+    return out
+
+
+def _polynomial_pieces():
+    return numpy_table(False)
 
 
 def _check_pq(p, q) -> tuple[float, float]:
@@ -78,7 +99,7 @@ def _check_pq(p, q) -> tuple[float, float]:
 
 
 def slope_A(e, w) -> np.ndarray:
-    r"""$A(e, w) = e^2(1 + 2w|w|)$ (lambdified from `canonical.slope_A`)."""
+    r"""$A(e, w) = e^2(1 + 2w|w|)$ (lambdified from `canonical_model().A`)."""
     return np.asarray(_polynomial_pieces()["A"](np.asarray(e, float), np.asarray(w, float)), dtype=float)
 
 
@@ -316,14 +337,13 @@ def _loss_and_grad_flat(p, q, e, w):
 
 
 def energy(e, w) -> np.ndarray:
-    r"""$E(e, w) = e^2 - (w^2 + \mathrm{sign}(w)\log|w|)$ (Eq. 11), conserved by the flow for w != 0.
+    r"""$E(e, w) = e^2 - (w^2 + \mathrm{sign}(w)\log|w|)$ (Eq. 11, lambdified from the derived energy), w != 0.
 
     Undefined on the e-axis (w = 0), where it returns nan (the axis is invariant, Lemma 1).
     """
-    e = np.asarray(e, float)
-    w = np.asarray(w, float)
+    e, w = np.broadcast_arrays(np.asarray(e, float), np.asarray(w, float))
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = e * e - (w * w + np.sign(w) * np.log(np.abs(w)))
+        out = np.asarray(_polynomial_pieces()["E"](e, w), dtype=float)
     return np.where(w == 0, np.nan, out)
 
 
@@ -332,3 +352,46 @@ def loss_grad_table(p, q, ew) -> np.ndarray:
     `numeric.executor.map_array_chunks` (use functools.partial(loss_grad_table, p, q))."""
     ew = np.asarray(ew, float).reshape(-1, 2)
     return np.stack(loss_and_grad(p, q, ew[:, 0], ew[:, 1]), axis=-1)
+
+
+@lru_cache(maxsize=None)
+def _basin_conditions(regime: str):
+    """The sets of Thm 2 / Thm 8 (`symbolic.basins`), each piece's conditions lambdified for numpy."""
+    from local2global.symbolic import basins as sbasins
+    out = []
+    for bset in sbasins.basins(regime):
+        pieces = None if bset.pieces is None else [
+            [(sp.lambdify((S.e, S.w), ex, "numpy"), op) for ex, op in pc.conditions] for pc in bset.pieces]
+        out.append((bset.name, pieces))
+    return out
+
+
+_NP_OPS = {"<": np.less, ">": np.greater, "==": np.equal, "<=": np.less_equal, ">=": np.greater_equal}
+
+
+def basin_labels(regime: str, e, w) -> np.ndarray:
+    r"""The basin of Thm 2 (regime "p+q>1") or Thm 8 ("p+q<1") of each start (e, w), over arrays: the
+    names of `symbolic.basins.basins(regime)` ("I_sad", "I_max", "I_min", "I_star"), first match wins.
+
+    The derived conditions are evaluated in float64 (complex where g(w) is not real, which no piece
+    reaches: its w < 0 test comes first); "== 0" pieces are the measure-zero sets and hold only exactly.
+    """
+    e, w = np.broadcast_arrays(np.asarray(e, float), np.asarray(w, float))
+    labels = np.full(e.shape, "", dtype=object)
+    free = np.ones(e.shape, bool)
+    for name, pieces in _basin_conditions(regime):
+        if pieces is None:
+            hit = free.copy()
+        else:
+            hit = np.zeros(e.shape, bool)
+            for conds in pieces:
+                ok = free.copy()
+                for fn, op in conds:
+                    with np.errstate(all="ignore"):
+                        val = np.asarray(fn(e.astype(complex) if op != "==" else e, w.astype(complex)), complex)
+                    real = np.abs(val.imag) <= 1e-12 * (1 + np.abs(val.real))
+                    ok &= real & _NP_OPS[op](np.where(real, val.real, np.nan), 0.0)
+                hit |= ok
+        labels[hit] = name
+        free &= ~hit
+    return labels

@@ -1,9 +1,14 @@
-r"""High-precision evaluation of the canonical loss landscape (mpmath), from the derived expressions.
+r"""High-precision evaluation (mpmath) of a canonical model's landscape, from the derived expressions.
+
+`Landscape(chain, attention=False)` evaluates the model of `symbolic.canonical_model(attention)`:
+the reduced loss L(θ) = G(A(θ)) with ∇L = G'(A)∇A and ∇²L = G''∇A∇A^T + G'∇²A, and the loss with bias
+L(θ, b) = F(A, z0) with ∇ = J^T∇F and ∇² = J^T∇²F J + F_A∇²A + F_c∇²z0, J = ∂(A, z0)/∂(θ, b).
 
 Stable rewrite (checked against the derived closed forms in the test suite and the claims):
-everything is evaluated in the coordinates (A, c) of `symbolic.landscape`, with c*(A) taken from
-the derived root of Lemma 5 in whichever of its two equal forms does not cancel (the printed
-form for p >= q, the conjugate form for p < q), so |A| up to 1e4 stays accurate at any dps.
+everything is evaluated in the coordinates (A, c), with c*(A) taken from the derived root of Lemma 5
+in whichever of its two equal forms does not cancel (the printed form for p >= q, the conjugate form
+for p < q), so |A| up to 1e4 stays accurate at any precision. Methods work at the caller's precision
+(`numeric.precision.working`); `at` is the contract of `l2g eval` and sets it itself.
 """
 from __future__ import annotations
 
@@ -13,41 +18,29 @@ from functools import cached_property, lru_cache
 import mpmath as mp
 import sympy as sp
 
-from local2global.symbolic import _symbols as S
-from local2global.symbolic import bias as sbias
-from local2global.symbolic import canonical, landscape as sland
-from local2global.symbolic.markov import MarkovChain
-
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
+from local2global.numeric.precision import GUARD, magnitude_digits
+from local2global.symbolic import symbols as S
+from local2global.symbolic import bias as sbias
+from local2global.symbolic import energy as senergy
+from local2global.symbolic import landscape as sland
+from local2global.symbolic.model import canonical_model
 
-GUARD = 20      # extra working digits; results are rounded to the requested dps
+#: symbol standing for sign(1 + a e^2) in the one-sided derivatives of z0 (kink at 1 + ae^2 = 0)
+_sg = sp.Symbol("sg", real=True)
 
 
-@lru_cache(maxsize=None)
-def _compiled():
-    """The derived expressions this module evaluates, compiled once."""
-    pq = (S.p, S.q)
-    opt = sbias.derive_optimal_bias()
-    st = sland.structure()
-    Aexpr, cexpr = canonical.slope_A(), canonical.offset_c()
-    ew, ewb = (S.e, S.w), (S.e, S.w, S.b)
-    s_sub = {sland.s0: S.sigma(S.c), sland.s1: S.sigma(S.A + S.c)}
-    F = sbias.F()
-    return {
-        "A": compile_mp(Aexpr, ew),
-        "u_star": compile_mp(opt["u_star"], pq + (S.K,)),
-        "u_star_stable": compile_mp(opt["u_star_stable"], pq + (S.K,)),
-        "F": compile_mp(F, pq + (S.A, S.c)),
-        "dF": compile_mp(st["dF"].T, pq + (S.A, S.c)),
-        "hF": compile_mp(st["hessian_F"], pq + (S.A, S.c)),
-        "G2": compile_mp(st["G_second"].subs(s_sub), pq + (S.A, S.c)),
-        "grad_A": compile_mp(sp.Matrix([[sp.diff(Aexpr, v) for v in ew]]), ew),
-        "hess_A": compile_mp(S.hessian(Aexpr, ew), ew),
-        "jac_Ac": compile_mp(sp.Matrix([[sp.diff(x, v) for v in ewb] for x in (Aexpr, cexpr)]), ewb),
-        "hess_c": compile_mp(S.hessian(cexpr, ewb), ewb),
-        "hess_A3": compile_mp(S.hessian(Aexpr, ewb), ewb),
-        "G_prime_K": compile_mp(G_prime_expr(), pq + (S.K,), cse=True),
-    }
+class _Lazy(dict):
+    """name -> compiled callable, each built on first use (the R^4 pieces cost more to derive)."""
+
+    def __init__(self, makers):
+        super().__init__()
+        self.makers = makers
+
+    def __missing__(self, key):
+        val = self[key] = self.makers[key]()
+        return val
 
 
 @lru_cache(maxsize=None)
@@ -64,8 +57,67 @@ def G_prime_expr() -> sp.Expr:
     return sp.together(F_A.subs(S.c, sp.log(t) - S.A).subs(t, S.K * u))
 
 
+@lru_cache(maxsize=None)
+def _chain_level():
+    """Compiled functions of (p, q, A, c) shared by every model: F, ∇F, ∇²F, G'', the roots, A*."""
+    pq = (S.p, S.q)
+    opt = sbias.derive_optimal_bias()
+    st = sland.structure()
+    return _Lazy({
+        "u_star": lambda: compile_mp(opt["u_star"], pq + (S.K,)),
+        "u_star_stable": lambda: compile_mp(opt["u_star_stable"], pq + (S.K,)),
+        "F": lambda: compile_mp(sbias.F(), pq + (S.A, S.c)),
+        "dF": lambda: compile_mp(st["dF"].T, pq + (S.A, S.c)),
+        "hF": lambda: compile_mp(st["hessian_F"], pq + (S.A, S.c)),
+        "G2": lambda: compile_mp(sland.G_second_in_A_c(), pq + (S.A, S.c)),
+        "G_prime_K": lambda: compile_mp(G_prime_expr(), pq + (S.K,), cse=True),
+        "A_star": lambda: compile_mp(st["A_star"], pq),
+    })
+
+
+@lru_cache(maxsize=None)
+def compiled_model(attention: bool):
+    """The derived expressions of one model, compiled for mpmath on first use (arguments: θ, then b)."""
+    m = canonical_model(attention)
+    v, vb = m.params, m.params_with_bias
+    s_expr = sp.sign(1 + S.a * S.e**2)
+    e_axis = {cs.name: cs for cs in m.critical_sets()}["Theta_min"].condition.lhs
+    return _Lazy({
+        "A": lambda: compile_mp(m.A, v),
+        "offset": lambda: compile_mp(m.offset, v),
+        "grad_A": lambda: compile_mp(m.grad_A.T, v),
+        "grad_A_list": lambda: tuple(compile_mp(g, v) for g in m.grad_A),
+        "hess_A": lambda: compile_mp(m.hess_A, v),
+        "grad_z0": lambda: compile_mp(m.grad_z0.T.subs(s_expr, _sg), vb + (_sg,)),
+        "hess_z0": lambda: compile_mp(S.hessian(m.z0, vb).subs(s_expr, _sg), vb + (_sg,)),
+        "gain": lambda: compile_mp(1 + S.a * S.e**2 if attention else sp.Integer(1), v),
+        "t": lambda: compile_mp(m._e_axis_factor(), v),
+        "regime_sign": lambda: compile_mp(e_axis, (S.p, S.q) + v),
+        "E": lambda: compile_mp(m.energy, v),
+        "grad_E": lambda: tuple(compile_mp(g, v) for g in m.grad_energy),
+        # the flows' inner loop: ∇L = G'(A)∇A as one function of (p, q, θ), common subexpressions shared
+        "grad_L": lambda: compile_mp(tuple(G_prime_expr().subs(S.K, sp.exp(m.A)) * g for g in m.grad_A),
+                                     (S.p, S.q) + v, cse=True),
+        # the w-axis objects of Lemma 12 (one function of w, the same for both models)
+        "f_w>0": lambda: compile_mp(senergy.f_w_axis("w>0").subs(S.w_pos, S.w), (S.w,)),
+        "f_w<0": lambda: compile_mp(senergy.f_w_axis("w<0").subs(S.w_neg, S.w), (S.w,)),
+        "E_sad": lambda: compile_mp(senergy.energy_on_w_axis()["E_sad"], ()),
+        "w_sad": lambda: compile_mp(senergy.energy_on_w_axis()["w_sad"], ()),
+        "g": lambda: _real_part(compile_mp(senergy.g_of_w().subs(S.w_neg, S.w), (S.w,))),
+    })
+
+
+def _real_part(fn):
+    """g^2 = E_sad - f(w) >= 0 (Lemma 12 (iii)); at w = w_sad rounding can make it -0.0...01: the real part."""
+    return lambda x: mp.re(fn(x))
+
+
 def _rows(m) -> list[list]:
     return [[m[i, j] for j in range(m.cols)] for i in range(m.rows)]
+
+
+def _num(x):
+    return x if isinstance(x, mp.mpf) else mpf_exact(x)
 
 
 @dataclass(frozen=True)
@@ -83,75 +135,161 @@ class PointValues:
 
 
 class Landscape:
-    """The canonical loss of chain (p, q) evaluated at high precision.
+    r"""The loss landscape of one chain for the canonical model with or without attention.
 
-    p, q are exact numbers in (0, 1) (Fraction, str, int ratio); points (e, w[, b]) likewise or mpf.
+    `chain` is a `NumericChain` (or (p, q) exact); points θ are sequences of exact numbers or mpf in the
+    order of the model's parameters ((e, w) or (e, w, a)); b separately.
     """
 
-    def __init__(self, p, q):
-        MarkovChain(sp.Rational(str(p)) if not isinstance(p, sp.Rational) else p,
-                    sp.Rational(str(q)) if not isinstance(q, sp.Rational) else q)   # validates (0,1)
-        self.p_exact, self.q_exact = p, q
+    def __init__(self, chain, q=None, attention: bool = False):
+        self.chain = NumericChain.of(chain, q)
+        self.attention = bool(attention)
+        self.model = canonical_model(self.attention)
 
     @cached_property
-    def _fns(self):
-        return _compiled()
+    def fns(self):
+        return compiled_model(self.attention)
 
-    def _pq(self):
-        # cached per binary precision: converting the exact p, q is a visible cost in the flows' inner loop
-        cache = self.__dict__.setdefault("_pq_cache", {})
-        if mp.mp.prec not in cache:
-            cache[mp.mp.prec] = (mpf_exact(self.p_exact), mpf_exact(self.q_exact))
-        return cache[mp.mp.prec]
+    @cached_property
+    def _chain_fns(self):
+        return _chain_level()
 
+    def pq(self):
+        return self.chain.mp()
+
+    # -- functions of A alone ---------------------------------------------------------------------
     def c_star(self, Aval) -> mp.mpf:
-        """c*(A) = b* - e^2/2 = log u*, from the non-cancelling form of Lemma 5's root."""
-        p, q = self._pq()
+        """c*(A) = log u*, from the non-cancelling form of Lemma 5's root."""
+        p, q = self.pq()
         K = mp.exp(Aval)
-        root = self._fns["u_star"] if p >= q else self._fns["u_star_stable"]
+        root = self._chain_fns["u_star"] if p >= q else self._chain_fns["u_star_stable"]
         return mp.log(root(p, q, K))
 
     def G_prime(self, Aval) -> mp.mpf:
-        """G'(A) = F_A(A, c*(A)) through e^{A+c*} (see `G_prime_expr`); p + q != 1 not needed."""
-        p, q = self._pq()
-        return self._fns["G_prime_K"](p, q, mp.exp(Aval))
-
-    def A(self, e, w) -> mp.mpf:
-        return self._fns["A"](mpf_exact(e), mpf_exact(w))
+        """G'(A) = F_A(A, c*(A)) through e^{A+c*} (see `G_prime_expr`)."""
+        p, q = self.pq()
+        return self._chain_fns["G_prime_K"](p, q, mp.exp(Aval))
 
     def G_parts(self, Aval):
-        """(G, G', G'') at A: G = F(A, c*), G' = F_A(A, c*), G'' = Schur complement of Hess F."""
-        p, q = self._pq()
+        """(G, G', G'', c*) at A: G = F(A, c*), G' = F_A(A, c*), G'' = Schur complement of Hess F."""
+        p, q = self.pq()
         cs = self.c_star(Aval)
-        dF = self._fns["dF"](p, q, Aval, cs)
-        return self._fns["F"](p, q, Aval, cs), dF[0], self._fns["G2"](p, q, Aval, cs), cs
+        dF = self._chain_fns["dF"](p, q, Aval, cs)
+        return self._chain_fns["F"](p, q, Aval, cs), dF[0], self._chain_fns["G2"](p, q, Aval, cs), cs
 
-    def at(self, e, w, b=None, dps: int = 50) -> PointValues:
-        """A, b*, L(e, w), its gradient and Hessian (order e, w); with b also L, grad, Hessian in R^3."""
-        with mp.workdps(dps + GUARD + _magnitude_digits(e, w, b)):
-            e_, w_ = mpf_exact(e), mpf_exact(w)
-            Aval = self._fns["A"](e_, w_)
+    def A_star(self) -> mp.mpf:
+        return self._chain_fns["A_star"](*self.pq())
+
+    # -- the reduced loss L(θ) = G(A(θ)) ------------------------------------------------------------
+    def A(self, theta) -> mp.mpf:
+        return self.fns["A"](*map(_num, theta))
+
+    def loss(self, theta) -> mp.mpf:
+        return self.G_parts(self.A(theta))[0]
+
+    def grad(self, theta) -> list:
+        """∇L(θ) = G'(A)∇A, in the order of the parameters."""
+        th = list(map(_num, theta))
+        G1 = self.G_parts(self.fns["A"](*th))[1]
+        gA = self.fns["grad_A"](*th)
+        return [G1 * gA[j] for j in range(len(th))]
+
+    def hessian(self, theta) -> list:
+        """∇²L(θ) = G''∇A∇A^T + G'∇²A (w != 0: d²(w|w|)/dw² = 2 sign w; at w = 0 the formula gives sign(0) = 0)."""
+        th = list(map(_num, theta))
+        _, G1, G2, _ = self.G_parts(self.fns["A"](*th))
+        gA = self.fns["grad_A"](*th)
+        hA = self.fns["hess_A"](*th)
+        n = len(th)
+        return [[G2 * gA[i] * gA[j] + G1 * hA[i, j] for j in range(n)] for i in range(n)]
+
+    def b_star(self, theta) -> mp.mpf:
+        """Lemmas 5, 13: b* = c*(A) - (z0 - b)."""
+        th = list(map(_num, theta))
+        return self.c_star(self.fns["A"](*th)) - self.fns["offset"](*th)
+
+    def energy(self, theta) -> mp.mpf | None:
+        """E(θ) (Eq. 11 / Eq. 49, derived); None on w = 0, where it is undefined."""
+        th = list(map(_num, theta))
+        return None if th[1] == 0 else self.fns["E"](*th)
+
+    def energy_grad(self, theta) -> list:
+        th = list(map(_num, theta))
+        return [g(*th) for g in self.fns["grad_E"]]
+
+    # -- the loss with bias L(θ, b) = F(A, z0) -------------------------------------------------------
+    def _Ac(self, th, bv):
+        return self.fns["A"](*th), bv + self.fns["offset"](*th)
+
+    def loss_b(self, theta, b) -> mp.mpf:
+        th, bv = list(map(_num, theta)), _num(b)
+        p, q = self.pq()
+        return self._chain_fns["F"](p, q, *self._Ac(th, bv))
+
+    def _jacobian(self, th, bv, sg):
+        n = len(th)
+        gA = self.fns["grad_A"](*th)
+        gz = self.fns["grad_z0"](*th, bv, sg)
+        J = mp.matrix(2, n + 1)
+        for j in range(n + 1):
+            J[0, j] = gA[j] if j < n else 0
+            J[1, j] = gz[j]
+        return J
+
+    def grad_b(self, theta, b, side: int | None = None):
+        """∇L(θ, b), order (θ, b). With attention, on 1 + ae^2 = 0 pass side=+1/-1 for a one-sided
+        gradient; with side=None there the two sides are compared and None is returned if they differ."""
+        th, bv = list(map(_num, theta)), _num(b)
+        p, q = self.pq()
+        dF = self._chain_fns["dF"](p, q, *self._Ac(th, bv))
+        gain = self.fns["gain"](*th)
+
+        def one(sg):
+            J = self._jacobian(th, bv, sg)
+            return [dF[0] * J[0, j] + dF[1] * J[1, j] for j in range(J.cols)]
+
+        if gain != 0:
+            return one(mp.sign(gain))
+        if side is not None:
+            return one(mp.mpf(side))
+        g_plus, g_minus = one(mp.mpf(1)), one(mp.mpf(-1))
+        tol = mp.mpf(10) ** (-(mp.mp.dps - GUARD // 2))
+        if max(abs(x - y) for x, y in zip(g_plus, g_minus)) <= tol * (1 + max(abs(x) for x in g_plus)):
+            return g_plus
+        return None
+
+    def hessian_b(self, theta, b):
+        """∇²L(θ, b) = J^T∇²F J + F_A∇²A + F_c∇²z0; None on 1 + ae^2 = 0 (e != 0), where z0 has a kink."""
+        th, bv = list(map(_num, theta)), _num(b)
+        gain = self.fns["gain"](*th)
+        if gain == 0 and th[0] != 0:
+            return None
+        p, q = self.pq()
+        Av, cv = self._Ac(th, bv)
+        dF, hF = self._chain_fns["dF"](p, q, Av, cv), self._chain_fns["hF"](p, q, Av, cv)
+        sg = mp.sign(gain) if gain != 0 else mp.mpf(1)
+        J = self._jacobian(th, bv, sg)
+        hA = self.fns["hess_A"](*th)
+        hz = self.fns["hess_z0"](*th, bv, sg)
+        H = J.T * hF * J
+        n = len(th)
+        for i in range(n + 1):
+            for j in range(n + 1):
+                H[i, j] += dF[1] * hz[i, j] + (dF[0] * hA[i, j] if i < n and j < n else 0)
+        return _rows(H)
+
+    # -- the contract of `l2g eval` ---------------------------------------------------------------
+    def at(self, theta, b=None, dps: int = 50) -> PointValues:
+        """A, b*, L(θ), its gradient and Hessian; with b also L(θ, b), its gradient and Hessian."""
+        with mp.workdps(dps + GUARD + magnitude_digits(*theta, b)):
+            th = list(map(_num, theta))
+            Aval = self.fns["A"](*th)
             G, G1, G2, cs = self.G_parts(Aval)
-            gA = self._fns["grad_A"](e_, w_)
-            hA = self._fns["hess_A"](e_, w_)
-            grad = [G1 * gA[0, j] for j in range(2)]
-            hess = [[G2 * gA[0, i] * gA[0, j] + G1 * hA[i, j] for j in range(2)] for i in range(2)]
-            out = dict(A=Aval, b_star=cs + e_**2 / 2, loss=G, grad=grad, hessian=hess)
+            gA = self.fns["grad_A"](*th)
+            hA = self.fns["hess_A"](*th)
+            n = len(th)
+            out = dict(A=Aval, b_star=cs - self.fns["offset"](*th), loss=G, grad=[G1 * gA[j] for j in range(n)],
+                       hessian=[[G2 * gA[i] * gA[j] + G1 * hA[i, j] for j in range(n)] for i in range(n)])
             if b is not None:
-                p, q = self._pq()
-                b_ = mpf_exact(b)
-                cval = b_ - e_**2 / 2
-                J = self._fns["jac_Ac"](e_, w_, b_)
-                dF = self._fns["dF"](p, q, Aval, cval)
-                hF = self._fns["hF"](p, q, Aval, cval)
-                hA3, hc3 = self._fns["hess_A3"](e_, w_, b_), self._fns["hess_c"](e_, w_, b_)
-                grad_b = [dF[0] * J[0, j] + dF[1] * J[1, j] for j in range(3)]
-                H = J.T * hF * J + dF[0] * hA3 + dF[1] * hc3
-                out.update(loss_b=self._fns["F"](p, q, Aval, cval), grad_b=grad_b, hessian_b=_rows(H))
+                out.update(loss_b=self.loss_b(th, b), grad_b=self.grad_b(th, b), hessian_b=self.hessian_b(th, b))
             return PointValues(**out)
-
-
-def _magnitude_digits(*xs) -> int:
-    """Extra digits lost to cancellation when e^2/2 or b are large (b - e^2/2 is formed)."""
-    big = max((abs(float(x)) for x in xs if x is not None), default=1.0)
-    return int(2 * mp.log10(big + 1)) + 2

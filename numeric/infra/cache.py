@@ -42,10 +42,7 @@ def cached_json(folder, key: str, code: str, compute: Callable[[], Any]) -> Any:
     except (OSError, ValueError, KeyError, TypeError):
         pass                                   # missing, corrupted or stale: recompute
     payload = json.dumps(compute(), sort_keys=True)
-    os.makedirs(folder, exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"key": key, "code": code, "digest": hashlib.sha256(payload.encode()).hexdigest(),
-                   "result": json.loads(payload)}, fh, sort_keys=True)
-    os.replace(tmp, path)
+    from local2global.numeric.infra.atomic import atomic_write
+    atomic_write(path, json.dumps({"key": key, "code": code, "digest": hashlib.sha256(payload.encode()).hexdigest(),
+                                   "result": json.loads(payload)}, sort_keys=True), make_parents=True)
     return json.loads(payload)

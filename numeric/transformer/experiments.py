@@ -3,8 +3,8 @@ r"""Numerical experiments with the full transformer (Sec. 5, App. A-C, H): reduc
 Two kinds of experiment live here, both built on the torch witness `fullmodel` + `canonical_map`:
 
 * exact comparisons at canonical points (the reduction of formula sheet §3/§7): full-model loss
-  and autograd gradient against the derived symbolic values (`numeric.Landscape`,
-  `numeric.attention.AttentionLandscape`), the normal component of the full gradient to the
+  and autograd gradient against the derived symbolic values (`numeric.evaluate.landscape.Landscape`,
+  with or without attention), the normal component of the full gradient to the
   canonical manifold, and probes of the local minima of Thm 5;
 * training runs (Fig. 3/6: rank-one structure; Fig. 4: effect of initialization), with fixed seeds
   and the population loss evaluated exactly by enumeration (`fullmodel.population_loss`).
@@ -44,24 +44,11 @@ def symbolic_values(p, q, e, w, b=None, a=None, dps: int = 30) -> dict:
     """
     p, q, e, w = map(_exact, (p, q, e, w))
     with mp.workdps(dps):
-        if a is None:
-            land = Landscape(p, q)
-            b_val = _exact(b) if b is not None else None
-            if b_val is None:
-                b_mp = land.at(e, w, dps=dps).b_star
-                pv = land.at(e, w, mp.mpf(b_mp), dps=dps)
-            else:
-                b_mp = mp.mpf(b_val.numerator) / b_val.denominator
-                pv = land.at(e, w, b_val, dps=dps)
-            names = ("e", "w", "b")
-            loss, grad = pv.loss_b, pv.grad_b
-        else:
-            from local2global.numeric.dynamics.attention import AttentionLandscape
-            a = _exact(a)
-            att = AttentionLandscape(p, q)
-            b_mp = att.b_star(e, w, a) if b is None else mp.mpf(_exact(b).numerator) / _exact(b).denominator
-            names = ("e", "w", "a", "b")
-            loss, grad = att.loss_b(e, w, a, b_mp), att.grad_b(e, w, a, b_mp, side=1)
+        theta = (e, w) if a is None else (e, w, _exact(a))
+        land = Landscape(p, q, attention=a is not None)
+        b_mp = land.b_star(theta) if b is None else mp.mpf(_exact(b).numerator) / _exact(b).denominator
+        names = ("e", "w", "b") if a is None else ("e", "w", "a", "b")
+        loss, grad = land.loss_b(theta, b_mp), land.grad_b(theta, b_mp, side=1)
         return {"vars": list(names), "b": float(b_mp), "loss": float(loss),
                 "grad": {n: float(g) for n, g in zip(names, grad)}}
 
@@ -182,7 +169,7 @@ def theta_star_point(p, q, w) -> tuple[float, float, float]:
     if A_star * t <= 0:
         raise ValueError(f"no point of Theta* with w = {w}: A* (1 + 2w|w|) = {A_star * t} <= 0")
     e = Fraction(math.sqrt(A_star / t))
-    b = float(Landscape(p, q).at(e, w).b_star)
+    b = float(Landscape(p, q).at((e, w)).b_star)
     return float(e), float(w), b
 
 

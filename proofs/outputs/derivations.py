@@ -32,14 +32,18 @@ from typing import Callable, Iterable
 
 import sympy as sp
 
-from local2global.symbolic import _symbols as S
+from local2global.symbolic import symbols as S
 from local2global.symbolic import bias as sbias
 from local2global.symbolic import canonical
 from local2global.symbolic import landscape as sland
-from local2global.symbolic._result import Result
-from local2global.symbolic._simplify import simplify_unit
+from local2global.symbolic import Result
+from local2global.symbolic import simplify_unit
 from local2global.symbolic.latex import fold_sigmoid, latex, name as latex_name
 from local2global.symbolic.markov import MarkovChain
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
+_MA = canonical_model(True)
 
 #: where `l2g derive` looks for the JSON of `l2g check --json` (relative to its --out directory)
 RECORDS_NAME = "checks.json"
@@ -417,7 +421,7 @@ def _loss_with_bias() -> Block:
                    "l_log(z) = log(1 + exp(-z)); it depends on (e, w, b) only through (A, c).",
         entries=(
             Entry("F(A, c)", pi_form(sbias.F(CHAIN))),
-            Entry("L(e, w, b)", pi_form(sbias.loss_with_bias(CHAIN))),
+            Entry("L(e, w, b)", pi_form(_M.loss_with_bias)),
         ),
     )
 
@@ -425,11 +429,8 @@ def _loss_with_bias() -> Block:
 @lru_cache(maxsize=None)
 def _special_cases():
     """Lemma 5's two special cases, from the derived c*(A): A = A* and e = 0 (A = 0)."""
-    opt = sbias.derive_optimal_bias(CHAIN)
-    A_star = sland.structure(CHAIN)["A_star"]
-    at_A_star = simplify_unit(sp.expand_log(sp.expand(opt["c_star"].subs(S.A, A_star), power_exp=True), force=True))
-    at_e0 = simplify_unit(opt["b_star"].subs(S.e, 0))
-    return at_A_star, at_e0
+    opt = _M.optimal_bias
+    return opt["c_star_at_A_star"], opt["b_star_at_e0"]
 
 
 @section("optimal_bias", order=40, title="Optimal bias and reduced loss", refs=("Lemma 5", "Lemma 6", "Eq. 5"))
@@ -438,13 +439,13 @@ def _optimal_bias() -> Block:
     at_A_star, at_e0 = _special_cases()
     more = (
         Entry(r"c^{\star}(A^{\star})", at_A_star, note="Special case A = A* (derived c* at A* = log((1-p)(1-q)/(pq))):"),
+        Entry(r"b^{\star}(e, w)", pi_form(_M.b_star), note="The optimal bias, b* = c*(A) + e^2/2:"),
         Entry(r"b^{\star}(0, w)", at_e0, note="Special case e = 0:"),
         Entry(r"L(e, w) = G(A)", pi_form(sbias.G(CHAIN)),
               note="Reduced loss (Eq. 5, Lemma 6): L(e, w, b*(e, w)) = F(A, c*(A)) =: G(A) with A = A(e, w):"),
     )
     return Block.from_result(
-        r, ["dL_db", "quadratic", "discriminant", "root_product", "u_star", "u_star_stable", "c_star", "b_star",
-            "d2L_db2"],
+        r, ["dL_db", "quadratic", "discriminant", "root_product", "u_star", "u_star_stable", "c_star", "d2L_db2"],
         lhs={"dL_db": r"\frac{\partial L}{\partial b}", "quadratic": r"\text{numerator}",
              "discriminant": "D", "root_product": r"u^{\star} u^{-}", "u_star": r"u^{\star}",
              "u_star_stable": r"u^{\star}", "c_star": r"c^{\star}(A)", "b_star": r"b^{\star}(e, w)",
@@ -473,9 +474,9 @@ def _structure() -> Block:
 
 @section("gradients", order=60, title="Gradients with bias and reduced", refs=("Lemma 3", "Lemma 7", "Remark 2", "Remark 4"))
 def _gradients() -> Block:
-    f1, f2 = sland.f1_f2(CHAIN)
-    J3 = sland.jacobian_Ac("R3")
-    dA = sp.Matrix([[sp.diff(canonical.slope_A(), v) for v in (S.e, S.w)]])
+    f1, f2 = _M.residual_parts()
+    J3 = _M.jacobian_Ac
+    dA = sp.Matrix([[sp.diff(_M.A, v) for v in (S.e, S.w)]])
     gF = pi_form(sland.grad_F_residual_form(CHAIN))
     ratio = sp.factor(sp.cancel(dA[0] / dA[1]))
     return Block(
@@ -503,9 +504,9 @@ def _gradients() -> Block:
 def _hessians_on_axis():
     """Lemma 4's Hessian (order b, e, w) and Lemma 8's Schur complement at e = 0, b = log(p/q)."""
     simp = lambda x: simplify_unit(sp.together(x))     # exp(log(p/q)) has already evaluated: rational in p, q
-    b0 = sp.expand_log(simplify_unit(sbias.b_star(CHAIN).subs(S.e, 0)), force=True)
-    H = sland.hessian_with_bias(CHAIN, order=(S.b, S.e, S.w)).subs(S.e, 0).subs(S.b, b0).applyfunc(simp)
-    Hs = sland.schur_hessian(CHAIN).subs(S.e, 0).applyfunc(simp)
+    b0 = _M.optimal_bias["b_star_at_e0"]
+    H = _M.hessian_with_bias(order=(S.b, S.e, S.w)).subs(S.e, 0).subs(S.b, b0).applyfunc(simp)
+    Hs = _M.schur_hessian().subs(S.e, 0).applyfunc(simp)
     return H, Hs
 
 
@@ -513,7 +514,7 @@ def _hessians_on_axis():
 def _hessians() -> Block:
     H0, Hs0 = _hessians_on_axis()
     hF = pi_form(sland.structure(CHAIN)["hessian_F_in_s"])
-    hA = S.hessian(canonical.slope_A(), (S.e, S.w, S.b))
+    hA = S.hessian(_M.A, (S.e, S.w, S.b))
     return Block(
         ref="Lemmas 4, 8",
         assumptions=("w != 0 for the second derivative in w (w|w| is C^1, not C^2 at w = 0)",
@@ -558,7 +559,7 @@ def _loss_values() -> tuple:
 
 @section("critical_r3", order=80, title="Critical points in R^3", refs=("Thm 6", "Thm 7", "Remark 1"))
 def _critical_r3() -> Block:
-    sets = sland.critical_points(CHAIN, space="R3")
+    sets = _M.critical_sets(bias=True)
     return Block(
         ref="Thms 6, 7",
         assumptions=("p + q != 1", "(p, q) in (0,1)^2"),
@@ -572,7 +573,7 @@ def _critical_r3() -> Block:
 
 @section("critical_r2", order=90, title="Critical points of the reduced loss in R^2", refs=("Thm 1",))
 def _critical_r2() -> Block:
-    sets = sland.critical_points(CHAIN, space="R2")
+    sets = _M.critical_sets()
     return Block(
         ref="Thm 1",
         assumptions=("p + q != 1", "(p, q) in (0,1)^2"),
@@ -646,9 +647,8 @@ def _basins_section() -> Block:
 @section("attention_logit", order=200, title="Attention scalar: logit and optimal bias",
          refs=("Eq. 39", "Eq. 41", "Lemma 13"))
 def _attention_logit() -> Block:
-    from local2global.symbolic import attention
-    r = attention.derive_logit()
-    opt = attention.derive_optimal_bias()
+    r = _MA.logit_result
+    opt = _MA.optimal_bias
     more = (Entry("b^\\star - (c^\\star(A) - z_0 + b)", sp.Integer(0),
                   note="Lemma 13: the loss is again F(A, z_0), so the optimal bias shifts Lemma 5's c*(A) by the offset "
                        "(the claims check that it reduces to Lemma 5 at a = 0):"),
@@ -660,9 +660,8 @@ def _attention_logit() -> Block:
          refs=("Lemma 14", "Thm 9", "Thm 10", "Remark 5", "Lemma 15", "Lemma 16", "Thm 3",
                "Thm 11", "Fig. 2", "Fig. 5"))
 def _attention_energy() -> Block:
-    from local2global.symbolic import attention
-    r = attention.derive_energy()
-    st = attention.theta_station_hessian()
+    r = _MA.energy_result
+    st = _MA.station_hessian
     more = (Entry("\\nabla^2 A\\,|_{\\Theta_{\\mathrm{station}}}", st["hess_A"],
                   note="On Theta_station grad A = 0 and the Hessian of L = G(A) is G'(0) times:"),
             Entry("\\operatorname{eig}\\nabla^2 L", sp.Matrix([st["eigenvalues"]]),
@@ -679,5 +678,5 @@ def _full_model() -> Block:
                    "the symbolic package); its population loss is exact (all 2^N sequences). At canonical points "
                    "its logits, loss and autograd gradients are compared with the derived Eq. 3, Lemma 2, Lemma 3 "
                    "and Lemma 7; the claims below give the measured deviations.",
-        entries=(Entry("\\mathrm{logit}_X", canonical.logit(sp.Symbol("X")),
+        entries=(Entry("\\mathrm{logit}_X", _M.logit(sp.Symbol("X")),
                        note="The reduction checked sequence by sequence (derived Eq. 3):"),))

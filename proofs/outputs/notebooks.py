@@ -66,7 +66,9 @@ def execute(source, out_dir, *, timeout: int = 600, kernel_name: str = "python3"
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{source.stem}.ipynb"
-    nbformat.write(nb, target)
+    from local2global.numeric.infra.atomic import atomic_write
+    text = nbformat.writes(nb)
+    atomic_write(target, text if text.endswith("\n") else text + "\n")
     return NotebookRun(source, target, sum(c.cell_type == "code" for c in nb.cells))
 
 

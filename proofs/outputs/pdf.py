@@ -86,7 +86,8 @@ def compile_pdf(tex_path, out_dir=None, *, runs: int = 2, timeout: float = 300) 
                 raise LatexError(f"pdflatex failed on {tex_path.name}: {_first_error(log)}")
         out_dir.mkdir(parents=True, exist_ok=True)
         target = out_dir / f"{job}.pdf"
-        shutil.copyfile(Path(tmp) / f"{job}.pdf", target)
+        from local2global.numeric.infra.atomic import atomic_write
+        atomic_write(target, (Path(tmp) / f"{job}.pdf").read_bytes())
     return target
 
 

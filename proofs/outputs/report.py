@@ -19,6 +19,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from local2global.numeric.infra.atomic import atomic_write
 from local2global.proofs._registry import STATUSES
 
 #: Every numbered result of the paper (arXiv 2406.03072, NeurIPS 2024 version), in order, with its title
@@ -273,8 +274,12 @@ def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies") ->
         fig.tight_layout()
         out_dir.mkdir(parents=True, exist_ok=True)
         png, pdf = out_dir / f"{stem}.png", out_dir / f"{stem}.pdf"
-        fig.savefig(png, dpi=150, metadata={"Software": None})
-        fig.savefig(pdf, metadata={"CreationDate": None, "Creator": None, "Producer": None})
+        import io
+        for path, kw in ((png, dict(format="png", dpi=150, metadata={"Software": None})),
+                         (pdf, dict(format="pdf", metadata={"CreationDate": None, "Creator": None, "Producer": None}))):
+            buf = io.BytesIO()
+            fig.savefig(buf, **kw)
+            atomic_write(path, buf.getvalue())
         plt.close(fig)
     return [png, pdf]
 
@@ -358,7 +363,6 @@ def write_report(records, out_dir) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     md, js = out_dir / "report.md", out_dir / "report.json"
-    md.write_text(render_markdown(records), encoding="utf-8")
-    js.write_text(json.dumps(report_data(records), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
-                  encoding="utf-8")
+    atomic_write(md, render_markdown(records))
+    atomic_write(js, json.dumps(report_data(records), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return [md, js, *draw_dependency_graph(records, out_dir)]

@@ -11,7 +11,7 @@ import pkgutil
 import sys
 
 from local2global import commands
-from local2global.commands._common import UsageError
+from local2global.commands import UsageError
 
 
 def _command_modules():

@@ -8,8 +8,8 @@ the basin slices that Sec. 4.1 leaves open, for p = q = 0.9 (p+q > 1) and p = q 
 * fig_attn_basins: limit classes of GF-Attention on the slices a0 = 0 (plane (e, w)) and w0 = -1/2
   (plane (e, a); w0 = -3/2 for p = q = 0.1, where the slice w0 = -1/2 holds one class only).
 
-Every plotted set comes from `symbolic.attention` (lambdified); trajectories and basin classes come
-from the mpmath integrator (`numeric.flow.integrate` through `numeric.attention.AttentionFlow`). Basin
+Every plotted set comes from `canonical_model(attention=True)` (lambdified); trajectories and basin classes come
+from the mpmath integrator (`numeric.dynamics.flow.ReducedFlow` with attention). Basin
 grids are expensive (one flow per cell), so they are cached as JSON under $L2G_CACHE (default
 build/cache/attention), keyed by all parameters and a hash of the code (`numeric._cache`: a corrupted or
 stale file is recomputed, never used); the cache only stores what `basin_slice` returns.
@@ -25,13 +25,19 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from local2global.symbolic import _symbols as S
-from local2global.symbolic import attention as satt
+from local2global.symbolic import symbols as S
+from local2global.symbolic import energy as senergy
 from local2global.symbolic import landscape as sland
 
-from local2global.numeric.dynamics import attention as natt
+from local2global.numeric.dynamics import basins as nbasins
+from local2global.numeric.evaluate import engine
+from local2global.numeric.dynamics.flow import ReducedFlow
+from local2global.numeric.precision import limit_tolerances
 from local2global.numeric.infra.cache import cached_json, source_hash
 from local2global.proofs.outputs.figures.plotting import figure, plt
+from local2global.symbolic.model import canonical_model
+
+_MA = canonical_model(True)
 
 CLASS_COLORS = {"local_min": "#9ecae1", "global_min": "#fdd0a2", "local_max": "#08519c", "saddle": "#636363",
                 "station": "#31a354", "None": "#ffffff"}
@@ -42,13 +48,9 @@ SLICE_N = int(os.environ.get("L2G_ATTN_SLICE_N", "21"))
 SLICE_RANGE = (Fraction(-2), Fraction(2))
 
 
-@lru_cache(maxsize=None)
 def _np():
-    """numpy versions of the derived expressions used for the surfaces."""
-    v3 = satt.VARS3
-    st = sland.structure()
-    return {"E": sp.lambdify(v3, satt.energy(), "numpy"),
-            "A_star": sp.lambdify((S.p, S.q), st["A_star"], "numpy")}
+    """numpy versions of the derived expressions (`engine.numpy_table` of the attention model)."""
+    return engine.numpy_table(True)
 
 
 def _cache_dir() -> str:
@@ -63,7 +65,7 @@ def slice_grid(p, q, fixed: str, value, n: int | None = None, dps: int = 15) -> 
     key = f"slice_p{Fraction(p)}_q{Fraction(q)}_{fixed}{Fraction(value)}_n{n}_dps{dps}"
 
     def compute():
-        grid = natt.basin_slice(p, q, fixed, Fraction(value), xs, xs, dps=dps)
+        grid = nbasins.basin_slice(p, q, fixed, Fraction(value), xs, xs, dps=dps)
         return {"p": str(p), "q": str(q), "fixed": fixed, "value": str(value), "xs": [str(x) for x in xs],
                 "ys": [str(x) for x in xs], "grid": grid}
     return cached_json(_cache_dir(), key, _code_hash(), compute)
@@ -80,13 +82,13 @@ def _code_hash() -> str:
 
 def _flows(p, q, starts, dps=15):
     """Recorded trajectories (arrays of (e, w, a)) of GF-Attention from exact starts."""
-    fl = natt.AttentionFlow(p, q)
+    fl = ReducedFlow(p, q, attention=True)
     out = []
     for th0 in starts:
         res = fl.run(th0, dps=dps, record=True, max_steps=4000)
         path = np.array([[float(x) for x in th] for _, th in res.path])
         with mp.workdps(dps):
-            cls = natt.classify_limit(p, q, res.theta, tol=mp.mpf(10) ** (-(dps // 2 - 4))) if res.converged else None
+            cls = (nbasins.critical_class(fl, res.theta, **limit_tolerances(dps)) if res.converged else None)
         out.append((path, cls))
     return out
 
@@ -95,23 +97,20 @@ def _critical_sets(ax, p, q, box):
     """Θ* (surface), e = 0 plane split at w = -1/√2, the saddle line and Θ_station, clipped to `box`."""
     (w0, w1), (a0, a1), (e0, e1) = box
     f = _np()
-    Ast = float(f["A_star"](float(p), float(q)))
     ee, ww = np.meshgrid(np.linspace(e0, e1, 81), np.linspace(w0, w1, 81))
-    t = 1 + 2 * ww * np.abs(ww)
     with np.errstate(divide="ignore", invalid="ignore"):
-        aa = (Ast / (ee**2 * t) - 1) / ee**2          # solves e^2 (1 + a e^2)(1 + 2w|w|) = A* for a
+        aa = f["a_on_star"](float(p), float(q), ee, ww)
     aa = np.where((aa >= a0) & (aa <= a1) & (np.abs(ee) > 1e-3), aa, np.nan)
     ax.plot_surface(ww, aa, ee, color="#2ca02c", alpha=0.25, linewidth=0, shade=False)
     wl = np.linspace(w0, w1, 2)
     al = np.linspace(a0, a1, 2)
     W, Aa = np.meshgrid(wl, al)
-    reg = np.sign(float(p + q - 1))
-    wsad = -1 / np.sqrt(2)
+    wsad = f["w_sad"]
     for lo, hi in ((w0, max(w0, wsad)), (min(w1, wsad), w1)):
         if hi <= lo:
             continue
         mid = (lo + hi) / 2
-        is_min = reg * (1 + 2 * mid * abs(mid)) > 0
+        is_min = f["min_sign"](float(p), float(q), mid) > 0
         Wp, Ap = np.meshgrid(np.linspace(lo, hi, 2), al)
         ax.plot_surface(Wp, Ap, 0 * Wp, color="#d62728" if is_min else "#1f77b4", alpha=0.18, linewidth=0, shade=False)
     if w0 <= wsad <= w1:
@@ -180,7 +179,7 @@ def _flow_panel(key, box, starts, title):
 
 
 def _starts(seed, n, scale):
-    return natt.gaussian_starts(scale, n, seed)
+    return nbasins.gaussian_starts(scale, n, seed)
 
 
 BOX_FULL = ((-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0))

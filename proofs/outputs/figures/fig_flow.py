@@ -1,22 +1,28 @@
 r"""Fig. 1 (a)-(d) of the paper: energy contours, gradient-flow directions, critical loci, saddle
 asymptotes and basins of convergence in R^2 for p = q = 0.9 (p+q > 1) and p = q = 0.1 (p+q < 1).
 
-Grid evaluation uses numpy float64, but only of *derived* expressions (sympy.lambdify of E, g, A,
-grad A, Lemma 5's root and F_A); nothing is retyped. Panels: (a)/(c) contours of E with the flow
+Grid evaluation uses numpy float64, but only of *derived* expressions (sympy.lambdify of E, g, A and
+the condition of Θmin, the stable engine for -∇L, the derived basin sets); nothing is retyped. Panels: (a)/(c) contours of E with the flow
 field -grad L (streamlines), (b)/(d) the basins I_min and I* of Thm 2 / Thm 8 shaded, with the
 critical sets of Thm 1 (Θ* dashed, w-axis minima and maxima, the saddle) and e = ±g(w) in yellow.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 import sympy as sp
 
-from local2global.symbolic import _symbols as S
-from local2global.symbolic import bias as sbias, canonical, energy as senergy, landscape as sland
+from local2global.symbolic import symbols as S
+from local2global.numeric.chain import NumericChain
+from local2global.numeric.evaluate import engine
+from local2global.symbolic import energy as senergy, landscape as sland
 
 from local2global.proofs.outputs.figures.plotting import figure, plt
+from local2global.symbolic.model import canonical_model
+
+_M = canonical_model()
 
 W_RANGE = (-2.5, 2.5)
 E_RANGE = (-2.5, 2.5)
@@ -25,24 +31,9 @@ COLORS = {"I_min": "#c6dbef", "I_star": "#fdd0a2", "min": "#d62728", "max": "#1f
           "g": "#e6b800", "saddle": "black", "contour": "#6a51a3", "stream": "0.55"}
 
 
-@lru_cache(maxsize=None)
 def _np_functions():
-    """numpy versions of the derived expressions (lambdify, module numpy)."""
-    ew = (S.e, S.w)
-    Aexpr = canonical.slope_A()
-    opt = sbias.derive_optimal_bias()
-    st = sland.structure()
-    out = {"A": sp.lambdify(ew, Aexpr, "numpy"),
-           "gA": [sp.lambdify(ew, sp.diff(Aexpr, v), "numpy") for v in ew],
-           "u_star": sp.lambdify((S.p, S.q, S.K), opt["u_star"], "numpy"),
-           "u_star_stable": sp.lambdify((S.p, S.q, S.K), opt["u_star_stable"], "numpy"),
-           "G_prime": sp.lambdify((S.p, S.q, S.A, S.c), st["dF"][0], "numpy"),
-           "A_star": sp.lambdify((S.p, S.q), st["A_star"], "numpy"),
-           "g": sp.lambdify(S.w, senergy.g_of_w().subs(S.w_neg, S.w), "numpy"),
-           "E_sad": float(senergy.E_sad()), "w_sad": float(senergy.energy_on_w_axis()["w_sad"])}
-    for lab, wb in senergy.HALF_PLANES.items():
-        out[f"E_{lab}"] = sp.lambdify(ew, senergy.energy(lab).subs(wb, S.w), "numpy")
-    return out
+    """numpy versions of the derived expressions (`engine.numpy_table`)."""
+    return engine.numpy_table(False)
 
 
 def _grid():
@@ -54,18 +45,14 @@ def _grid():
 def energy_grid(W, Ee):
     f = _np_functions()
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(W > 0, f["E_w>0"](Ee, np.abs(W) + (W <= 0)), f["E_w<0"](Ee, -np.abs(W) - (W >= 0)))
+        out = f["E"](Ee, W)
     return np.ma.masked_where(W == 0, out)
 
 
 def flow_field(p, q, W, Ee):
-    """-grad L = -G'(A) grad A on the grid (float64), c* from the non-cancelling root of Lemma 5."""
-    f = _np_functions()
-    A = f["A"](Ee, W)
-    K = np.exp(A)
-    u = f["u_star"](p, q, K) if p >= q else f["u_star_stable"](p, q, K)
-    G1 = f["G_prime"](p, q, A, np.log(u))
-    return -G1 * f["gA"][1](Ee, W), -G1 * f["gA"][0](Ee, W)     # (dw/dt, de/dt)
+    """-grad L = -G'(A) grad A on the grid, from the stable float64 engine: (dw/dt, de/dt)."""
+    _, ge, gw = engine.loss_and_grad(p, q, Ee, W)
+    return -gw, -ge
 
 
 def _g_curve():
@@ -83,7 +70,9 @@ def _critical_loci(ax, p, q, W, Ee):
                linestyles="--", zorder=4)
     w_sad = f["w_sad"]
     left, right = [W_RANGE[0], w_sad], [w_sad, W_RANGE[1]]
-    mins, maxs = (right, left) if p + q > 1 else (left, right)
+    # which side of the saddle holds the local minima: the derived condition of Θmin, at a point of each side
+    right_is_min = f["min_sign"](p, q, (w_sad + W_RANGE[1]) / 2) > 0
+    mins, maxs = (right, left) if right_is_min else (left, right)
     ax.plot(mins, [0, 0], color=COLORS["min"], lw=2.4, zorder=5, label="local minima (w-axis)")
     ax.plot(maxs, [0, 0], color=COLORS["max"], lw=2.4, zorder=5, label="local maxima (w-axis)")
     ax.plot([], [], color=COLORS["star"], lw=1.6, ls="--", label=r"global minima $\Theta_\star$")
@@ -125,15 +114,9 @@ def _energy_panel(p, q, label):
 
 
 def basin_grid(p, q, W, Ee):
-    """1 where the start lies in I_min of Thm 2 / Thm 8, 0 where in I* (measure-zero sets ignored)."""
-    f = _np_functions()
-    w_sad = f["w_sad"]
-    with np.errstate(invalid="ignore"):
-        g = np.real(f["g"](np.where(W < 0, W, -1.0).astype(complex)))
-    below = (W < 0) & (np.abs(Ee) < g)
-    if p + q > 1:
-        return ((W >= 0) | (below & (W > w_sad))).astype(float)
-    return (below & (W < w_sad)).astype(float)
+    """1 where the start lies in I_min of Thm 2 / Thm 8, 0 elsewhere (the derived sets, `engine.basin_labels`)."""
+    regime = NumericChain(Fraction(str(p)), Fraction(str(q))).regime_label
+    return (engine.basin_labels(regime, Ee, W) == "I_min").astype(float)
 
 
 def _basin_panel(p, q, label):

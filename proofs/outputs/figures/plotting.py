@@ -10,13 +10,14 @@ import importlib
 import io
 import os
 import pkgutil
-import tempfile
 from typing import Callable
 
 import matplotlib
 
 matplotlib.use("Agg")          # no display; also the only backend whose PNG output we pin down
 import matplotlib.pyplot as plt  # noqa: E402
+
+from local2global.numeric.infra.atomic import atomic_write  # noqa: E402
 
 FIGURES: dict[str, Callable[[], "matplotlib.figure.Figure"]] = {}
 DPI = 150
@@ -46,23 +47,6 @@ def discover() -> dict:
     return dict(sorted(FIGURES.items()))
 
 
-def _atomic_write(path: str, data: bytes) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)      # mkstemp creates 0600; outputs are ordinary files
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def save(fig, out_dir: str, name: str) -> list[str]:
     """Write `name`.pdf and `name`.png into out_dir (deterministic bytes); returns the paths."""
     paths = []
@@ -71,7 +55,7 @@ def save(fig, out_dir: str, name: str) -> list[str]:
         with matplotlib.rc_context(STYLE):
             fig.savefig(buf, format=ext, metadata=meta, dpi=DPI)
         path = os.path.join(out_dir, f"{name}.{ext}")
-        _atomic_write(path, buf.getvalue())
+        atomic_write(path, buf.getvalue(), make_parents=True)
         paths.append(path)
     plt.close(fig)
     return paths

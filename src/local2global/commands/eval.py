@@ -86,7 +86,7 @@ def run(args) -> int:
 
     p, q, e, w, b, dps = _point(args)
     if args.a is not None:
-        from local2global.numeric.dynamics.attention import attention_point
+        from local2global.numeric.evaluate.pointeval import attention_point
         a = _bounded(exact_number(args.a, "--a"), "--a")
         try:
             res = attention_point(p, q, e, w, a, b, dps)

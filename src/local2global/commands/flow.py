@@ -44,7 +44,7 @@ def run(args) -> int:
     dps = precision(args.dps or "30", lo=15, hi=100)
     if args.a0 is not None:
         a0 = bounded(exact_number(args.a0, "--a0"), "--a0", 10)
-        from local2global.numeric.dynamics.attention import attention_flow
+        from local2global.numeric.dynamics.basins import attention_flow
         rep = attention_flow(p, q, e0, w0, a0, dps=dps)
         if args.json:
             print(json.dumps(rep, indent=2))

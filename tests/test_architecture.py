@@ -1,0 +1,126 @@
+"""The house rules that keep the layers apart, tested on the source (AST), plus regressions of the re-plan.
+
+- symbolic/ imports SymPy only (no numpy, mpmath, torch, flint);
+- no module imports upward: symbolic -> numeric/proofs/CLI, numeric -> proofs/CLI, proofs -> CLI;
+- no module of the library imports another package's private module (`local2global.X._y` from outside X);
+- the torch witness imports nothing from symbolic/ (see test_fullmodel);
+- generated files are ordinary files (0666 & ~umask, 0644 with the usual umask), not mkstemp's 0600.
+"""
+from __future__ import annotations
+
+import ast
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = {"symbolic": "local2global.symbolic", "numeric": "local2global.numeric", "proofs": "local2global.proofs",
+            "src/local2global": "local2global", "notebooks": "local2global.notebooks"}
+#: which top-level layers a layer may import (besides itself); `local2global` alone is the CLI package
+ALLOWED = {"symbolic": {"symbolic"}, "numeric": {"symbolic", "numeric"},
+           "proofs": {"symbolic", "numeric", "proofs"}, "cli": {"symbolic", "numeric", "proofs", "cli"},
+           "notebooks": {"symbolic", "numeric", "proofs"}}
+
+
+def _modules():
+    for folder, pkg in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT / folder).with_suffix("")
+            yield folder, pkg + "." + ".".join(rel.parts), path
+
+
+def _imports(path: Path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+            for a in node.names:
+                yield f"{node.module}.{a.name}"
+
+
+def _layer(module: str) -> str | None:
+    if not module.startswith("local2global") or module == "local2global":
+        return None
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] in ("cli", "commands", "__main__"):
+        return "cli"
+    return parts[1] if parts[1] in ALLOWED else "cli"
+
+
+def test_symbolic_imports_sympy_only():
+    banned = ("numpy", "mpmath", "torch", "flint", "gmpy2", "matplotlib", "scipy")
+    bad = [(p.name, m) for folder, _, p in _modules() if folder == "symbolic"
+           for m in _imports(p) if m.split(".")[0] in banned]
+    assert not bad, bad
+
+
+def test_no_module_imports_upward():
+    bad = []
+    for folder, mod, path in _modules():
+        own = "cli" if folder == "src/local2global" else folder
+        for m in _imports(path):
+            layer = _layer(m)
+            if layer is not None and layer not in ALLOWED[own]:
+                bad.append((mod, m))
+    assert not bad, bad
+
+
+def test_no_module_imports_another_packages_private_module():
+    bad = []
+    for folder, mod, path in _modules():
+        for m in _imports(path):
+            parts = m.split(".")
+            for i, part in enumerate(parts):
+                if part.startswith("_") and not part.startswith("__"):
+                    owner = ".".join(parts[:i])          # the package the private module belongs to
+                    if not mod.startswith(owner + ".") and mod != owner:
+                        bad.append((mod, m))
+                    break
+    assert not bad, "\n".join(map(str, bad))
+
+
+def test_structure_of_a_numeric_chain_does_not_recurse():
+    """Regression: `symbolic.attention._structure(MarkovChain(1/3, 1/4))` used to recurse forever."""
+    from local2global.symbolic import MarkovChain, canonical_model, structure
+    chain = MarkovChain(sp.Rational(1, 3), sp.Rational(1, 4))
+    st = structure(chain)
+    assert sp.simplify(st["A_star"] - sp.log(sp.Rational(2, 3) * sp.Rational(3, 4) / (sp.Rational(1, 3) * sp.Rational(1, 4)))) == 0
+    names = [cs.name for cs in canonical_model(True, chain).critical_sets()]
+    assert names == ["Theta_star", "Theta_min", "Theta_max", "Theta_sad", "Theta_station"]
+
+
+def test_the_attention_model_at_a_zero_is_the_model_without_attention():
+    from local2global.symbolic import canonical_model, symbols as S
+    m, ma = canonical_model(), canonical_model(True)
+    assert type(m) is type(ma)
+    for name in ("A", "offset"):
+        assert sp.expand(getattr(ma, name).subs(S.a, 0) - getattr(m, name)) == 0
+    assert sp.expand(ma.energy.subs(S.a, 0) - m.energy) == 0
+
+
+def test_generated_files_are_ordinary_files(tmp_path):
+    from local2global.numeric.infra.atomic import atomic_write
+    umask = os.umask(0o022)
+    try:
+        for name, data in (("a.txt", "text"), ("b.png", b"\x89PNG")):
+            path = atomic_write(tmp_path / name, data)
+            assert (path.stat().st_mode & 0o777) == 0o644, oct(path.stat().st_mode)
+    finally:
+        os.umask(umask)
+
+
+def test_numeric_chain_is_validated_once_and_knows_its_regime():
+    from local2global.numeric.chain import NumericChain
+    c = NumericChain("9/10", Fraction(1, 2))
+    assert c.regime == 1 and NumericChain.of(c) is c
+    assert NumericChain("1/10", "1/10").regime == -1 and NumericChain("1/2", "1/2").regime == 0
+    for p, q in (("0", "1/2"), ("1", "1/2"), ("3/2", "1/2")):
+        with pytest.raises(ValueError):
+            NumericChain(p, q)
+    with pytest.raises(TypeError):
+        NumericChain(0.5, 0.5)
