@@ -1,42 +1,103 @@
 """The claim registry: one entry per claim of the paper, each with a check and a negative control.
 
-A claim is `verified` only when its check ran and passed on the paper's printed form *and* the
-same check rejected the altered statement (the negative control). `erratum` means the printed
-form fails, our corrected form passes and its control is rejected; `open` means no machine
-check exists (the reason is recorded); `failed` means our own check broke.
+The status ladder says what a check established (and nothing more):
+
+* `proved`: exact over the whole stated domain (a SymPy identity or derivation, or a rigorous argument whose
+  steps are proved claims), compactified where the domain is unbounded, with no excluded band the statement
+  itself does not exclude;
+* `certified`: rigorous interval arithmetic over a stated compact part of the domain (the record names it);
+* `sampled`: numerical evidence (how many points or flows, at how many digits, over which region);
+* `experiment`: a training run (seeds, sizes, optimizer, steps) read from the cache of `l2g all`;
+* `erratum`: the printed form fails, our corrected form passes (with its own strength) and the control fails;
+* `open`: no machine check (the reason is recorded); `failed`: our own check broke.
+
+A claim's own strength is what its check showed on the printed form (and only if the same check rejected the
+negative control). Its `status` is the weakest of its own strength and the strengths of every claim it uses,
+transitively (a theorem is as strong as its weakest step); `weakest` names that step.
 """
 from __future__ import annotations
 
 import sys
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
-STATUSES = ("verified", "certified", "erratum", "open", "failed")
+#: the ladder, strongest first; `verified` (the old single word for every passing check) is gone
+STATUSES = ("proved", "certified", "sampled", "experiment", "erratum", "open", "failed")
+#: strengths a check can establish, strongest first (an erratum carries the strength of its corrected form)
+STRENGTHS = ("proved", "certified", "sampled", "experiment", "open", "failed")
+RANK = {s: len(STRENGTHS) - i for i, s in enumerate(STRENGTHS)}      # larger is stronger
+#: the status of a claim as it appears in the coverage of the paper's numbered results
+COVERED = ("proved", "certified", "sampled", "experiment", "erratum")
 
 
 @dataclass(frozen=True)
 class Context:
-    """Settings shared by all checks: working precision and number of random sample points."""
+    """Settings shared by all checks: working precision, number of random sample points, flow precision.
+
+    `flow_dps` is the precision of the integrated flows of the flow claims (at least 30 digits; by default
+    `dps - 20`, so `l2g check --dps` reaches them)."""
 
     dps: int = 50
     points: int = 24
+    flow_dps: int | None = None
+
+    @property
+    def flows(self) -> int:
+        return self.flow_dps if self.flow_dps is not None else max(30, self.dps - 20)
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one run of a check established: pass/fail, the method used and the evidence."""
+    """What one run of a check established: pass/fail, the method used, the evidence, and how strong it is.
+
+    `strength` is one of STRENGTHS (`certified=True` is a shorthand for "certified"; without either, the
+    strength is read off the method: "symbolic ..." alone is proved, anything numerical is sampled).
+    `checked_domain` says where the check looked (for a proof: the whole stated domain);
+    `corroboration` is numerical evidence that must hold but does not change the strength."""
 
     ok: bool
     method: str
     evidence: str
     certified: bool = False
+    strength: str | None = None
+    checked_domain: str = ""
+    corroboration: str = ""
+
+    @property
+    def level(self) -> str:
+        if self.strength is not None:
+            if self.strength not in STRENGTHS:
+                raise ValueError(f"unknown strength {self.strength!r}")
+            return self.strength
+        if self.certified:
+            return "certified"
+        m = self.method.lower()
+        numeric = ("sampled", "flow", "numeric", "high precision", "torch", "pixel", "quadrature", "mp.quad",
+                   "integrated", "float64", "neighbourhood", "monte carlo", "grid")
+        if m.startswith("symbolic") and not any(k in m for k in numeric):
+            return "proved"
+        if m.startswith("experiment"):
+            return "experiment"
+        return "sampled"
+
+
+def combine(*outcomes: Outcome, method: str | None = None, evidence: str | None = None) -> Outcome:
+    """Several sub-checks as one Outcome: ok if all are, as strong as the weakest, evidence joined."""
+    levels = [o.level for o in outcomes]
+    weakest = min(levels, key=lambda s: RANK[s])
+    return Outcome(all(o.ok for o in outcomes),
+                   method if method is not None else " + ".join(dict.fromkeys(o.method for o in outcomes)),
+                   evidence if evidence is not None else "; ".join(o.evidence for o in outcomes),
+                   strength=weakest,
+                   checked_domain="; ".join(dict.fromkeys(o.checked_domain for o in outcomes if o.checked_domain)),
+                   corroboration="; ".join(o.corroboration for o in outcomes if o.corroboration))
 
 
 @dataclass(frozen=True)
 class Claim:
-    """A paper claim: its label, statement (LaTeX), dependencies and its check.
+    """A paper claim: its label, statement (LaTeX), stated domain, dependencies and its check.
 
     `check(form, ctx)` must accept the paper's printed form (`printed()`), our correction
     (`corrected()`, for errata) and the altered statement (`mutant()`), and reject the last.
@@ -54,11 +115,12 @@ class Claim:
     corrected: Callable[[], Any] | None = None
     erratum: str = ""
     open_reason: str = ""
+    domain: str = ""
 
 
 @dataclass
 class Record:
-    """The result of running one claim: status, method, evidence, negative-control evidence."""
+    """The result of running one claim: status (propagated), own status, method, evidence, control, domains."""
 
     id: str
     ref: str
@@ -70,6 +132,12 @@ class Record:
     control: str
     uses: tuple[str, ...] = ()
     erratum: str = ""
+    own_status: str = ""
+    strength: str = ""
+    stated_domain: str = ""
+    checked_domain: str = ""
+    corroboration: str = ""
+    weakest: str = ""
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
@@ -83,25 +151,27 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id: str, *, ref: str, title: str, statement: str, printed, mutant, uses=(), section="landscape",
-          corrected=None, erratum: str = ""):
-    """Decorator registering `check` as the check of a claim."""
+          corrected=None, erratum: str = "", domain: str = ""):
+    """Decorator registering `check` as the check of a claim (`domain`: the statement's domain, in words)."""
     def deco(check):
         if id in REGISTRY:
             raise ValueError(f"claim {id!r} registered twice")
         REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=check, printed=printed,
                              mutant=mutant, uses=tuple(uses), section=section, corrected=corrected,
-                             erratum=erratum)
+                             erratum=erratum, domain=domain)
         return check
     return deco
 
 
-def open_claim(id: str, *, ref: str, title: str, statement: str, reason: str, uses=(), section="landscape"):
+def open_claim(id: str, *, ref: str, title: str, statement: str, reason: str, uses=(), section="landscape",
+               domain: str = ""):
     """Register a claim that is not machine-checkable, with the reason (status `open`)."""
     def _never(form, ctx):
         raise RuntimeError("open claims have no check")
     _never.__module__ = sys._getframe(1).f_globals.get("__name__", "")   # sorts with its claim module
     REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=_never, printed=lambda: None,
-                         mutant=lambda: None, uses=tuple(uses), section=section, open_reason=reason)
+                         mutant=lambda: None, uses=tuple(uses), section=section, open_reason=reason,
+                         domain=domain)
 
 
 def _safe(check, form, ctx) -> Outcome:
@@ -113,26 +183,85 @@ def _safe(check, form, ctx) -> Outcome:
 
 
 def run_claim(cl: Claim, ctx: Context = Context()) -> Record:
-    """Run a claim's check on the printed form, the correction if any, and the negative control."""
+    """Run a claim's check on the printed form, the correction if any, and the negative control.
+
+    The record's `status` is its own status here; `run_claims` then propagates the weakest step."""
     t0 = time.perf_counter()
-    base = dict(id=cl.id, ref=cl.ref, title=cl.title, section=cl.section, uses=cl.uses, erratum=cl.erratum)
+    base = dict(id=cl.id, ref=cl.ref, title=cl.title, section=cl.section, uses=cl.uses, erratum=cl.erratum,
+                stated_domain=cl.domain)
     if cl.open_reason:
-        return Record(**base, status="open", method="none", evidence=cl.open_reason, control="n/a",
-                      seconds=time.perf_counter() - t0)
+        return Record(**base, status="open", own_status="open", strength="open", method="none",
+                      evidence=cl.open_reason, control="n/a", weakest=cl.id, seconds=time.perf_counter() - t0)
     printed = _safe(cl.check, cl.printed(), ctx)
     control = _safe(cl.check, cl.mutant(), ctx)
     control_text = ("rejected: " if not control.ok else "NOT rejected: ") + control.evidence
     if printed.ok:
-        status = ("certified" if printed.certified else "verified") if not control.ok else "failed"
-        outcome = printed
+        status = printed.level if not control.ok else "failed"
+        strength, outcome = status, printed
     elif cl.corrected is not None:
         fixed = _safe(cl.check, cl.corrected(), ctx)
         status = "erratum" if (fixed.ok and not control.ok) else "failed"
-        outcome = Outcome(fixed.ok, fixed.method, f"printed form fails ({printed.evidence}); corrected form: {fixed.evidence}")
+        strength = fixed.level if status == "erratum" else "failed"
+        outcome = Outcome(fixed.ok, fixed.method, f"printed form fails ({printed.evidence}); corrected form: "
+                          f"{fixed.evidence}", strength=fixed.level, checked_domain=fixed.checked_domain,
+                          corroboration=fixed.corroboration)
     else:
-        status, outcome = "failed", printed
-    return Record(**base, status=status, method=outcome.method, evidence=outcome.evidence, control=control_text,
-                  seconds=time.perf_counter() - t0)
+        status, strength, outcome = "failed", "failed", printed
+    return Record(**base, status=status, own_status=status, strength=strength, method=outcome.method,
+                  evidence=outcome.evidence, control=control_text, checked_domain=outcome.checked_domain,
+                  corroboration=outcome.corroboration, weakest=cl.id, seconds=time.perf_counter() - t0)
+
+
+def resolve_uses(use: str, ids) -> list[str]:
+    """The claim ids a `uses` entry names: an exact id, or an id prefix ("lemma5" -> "lemma5.*")."""
+    return [i for i in ids if i == use or i.startswith(use + ".")]
+
+
+def closure(claims) -> list[Claim]:
+    """The claims with every claim they use, transitively, in registry order."""
+    from local2global.proofs import load_all
+    load_all()
+    ids = list(REGISTRY)
+    want, todo = set(), [c.id for c in claims]
+    while todo:
+        cid = todo.pop()
+        if cid in want:
+            continue
+        want.add(cid)
+        for u in REGISTRY[cid].uses:
+            todo.extend(resolve_uses(u, ids))
+    return [c for c in select() if c.id in want]
+
+
+def propagate(records: list[Record]) -> list[Record]:
+    """Set each record's status to the weakest strength over its uses-closure, and `weakest` to that step.
+
+    Errata keep the status `erratum` (a finding about the paper); claims that use them see the strength of
+    the corrected form. Uses that name no record in `records` are ignored (a partial run)."""
+    by_id = {r.id: r for r in records}
+    memo: dict[str, tuple[str, str]] = {}
+
+    def weakest(cid, stack=()):
+        if cid in memo:
+            return memo[cid]
+        if cid in stack:
+            raise ValueError(f"claims use each other in a cycle: {' -> '.join(stack + (cid,))}")
+        r = by_id[cid]
+        best = (r.strength or r.own_status, cid)
+        for u in r.uses:
+            for dep in resolve_uses(u, by_id):
+                cand = weakest(dep, stack + (cid,))
+                if RANK[cand[0]] < RANK[best[0]]:
+                    best = cand
+        memo[cid] = best
+        return best
+
+    for r in records:
+        level, step = weakest(r.id)
+        r.weakest = step
+        if r.own_status not in ("erratum", "failed"):
+            r.status = level
+    return records
 
 
 def _run_by_id(args) -> Record:
@@ -140,15 +269,17 @@ def _run_by_id(args) -> Record:
     return run_claim(REGISTRY[cid], ctx)
 
 
-def run_claims(claims, ctx: Context = Context(), workers: int | None = None, progress=None) -> list[Record]:
-    """Run claims in order, on `workers` forked processes (default: one per CPU core; 1 = in this process).
+def run_claims(claims, ctx: Context = Context(), workers: int | None = None, progress=None,
+               dependencies: bool = True) -> list[Record]:
+    """Run claims (with every claim they use, unless `dependencies=False`) on `workers` forked processes
+    (default: one per CPU core; 1 = in this process) and propagate the weakest step.
 
-    Records come back in the order of `claims` and do not depend on `workers`: every check seeds its own
+    Records come back in registry order and do not depend on `workers`: every check seeds its own
     sampling from its claim id, and caches shared between claims only save time. `progress(i, n, id)` is
     called as each record arrives."""
     from local2global.numeric.infra.executor import make_executor
 
-    claims = list(claims)
+    claims = closure(claims) if dependencies else list(claims)
     records = []
     # fork: the workers inherit the loaded registry (and its lambdas, which cannot be pickled)
     with make_executor(1 if len(claims) < 2 else workers, start_method="fork") as ex:
@@ -156,7 +287,7 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
             records.append(rec)
             if progress:
                 progress(i, len(claims), rec.id)
-    return records
+    return propagate(records)
 
 
 def select(ids=None) -> list[Claim]:

@@ -5,7 +5,7 @@ experiments of Figs. 3, 4, 6.
 The witness is `numeric.fullmodel` + `numeric.canonical_map` (torch, float64, no import from
 `symbolic`); forms are the printed formulas (formula sheet §3, §4, §7) as SymPy expressions,
 evaluated with `lambdify`. Checks are float64 comparisons on enumerated sequences (exact
-population loss, not sampled), so the status is "verified" with a float64 tolerance, never a proof.
+population loss, not sampled), so the status is "sampled" with a float64 tolerance, never a proof.
 The training experiments are too slow for `l2g check`; they are registered as open (see
 `numeric.experiments` and `l2g figures`).
 """

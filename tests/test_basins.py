@@ -133,7 +133,7 @@ FLOW_CLAIMS = sorted(cid for cid, c in REGISTRY.items() if c.check.__module__ ==
 
 
 @pytest.mark.parametrize("cid", FLOW_CLAIMS)
-def test_flow_claim_is_verified_and_its_negative_control_rejected(cid):
+def test_flow_claim_passes_and_its_negative_control_rejected(cid):
     rec = run_claim(REGISTRY[cid], Context(dps=50, points=20))
-    assert rec.status in ("verified", "erratum"), rec.evidence
+    assert rec.status in ("proved", "certified", "sampled", "erratum"), rec.evidence
     assert rec.control.startswith("rejected"), rec.control

@@ -84,17 +84,17 @@ def test_sections_list_the_claims_that_back_them_with_recorded_status():
     sec = {s.id: s for s in D.sections()}
     assert D.claims_for(sec["optimal_bias"], [fake, other]) == [fake]
     assert D.claims_for(sec["critical_r3"], [fake, other]) == [other]
-    records = {"lemma5.fake": {"status": "verified", "method": "exact", "evidence": "0", "control": "rejected"}}
+    records = {"lemma5.fake": {"status": "proved", "method": "exact", "evidence": "0", "control": "rejected"}}
     frag = D.render_section(sec["optimal_bias"], D.Block("Lemma 5", (), ""), [fake], records)
-    assert "lemma5.fake" in frag and "verified" in frag
+    assert "lemma5.fake" in frag and "proved" in frag
 
 
 def test_records_file_formats_are_read(tmp_path):
-    rec = {"id": "a.b", "status": "verified"}
-    for data in ([rec], {"records": [rec]}, {"a.b": {"status": "verified"}}):
+    rec = {"id": "a.b", "status": "proved"}
+    for data in ([rec], {"records": [rec]}, {"a.b": {"status": "proved"}}):
         path = tmp_path / "r.json"
         path.write_text(json.dumps(data))
-        assert D.load_records(path)["a.b"]["status"] == "verified"
+        assert D.load_records(path)["a.b"]["status"] == "proved"
     assert D.load_records(tmp_path / "missing.json") == {}
 
 

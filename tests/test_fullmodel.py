@@ -348,8 +348,8 @@ def test_model_rejects_bad_inputs():
 
 def test_fullmodel_claims_pass_and_their_negative_controls_are_rejected():
     from local2global.proofs import Context, run_claim, select
-    expected = {"full.eq3": "verified", "full.eq41": "verified", "full.loss": "verified",
-                "full.gradient": "verified", "full.normal": "verified", "thm4.full_model": "verified",
+    expected = {"full.eq3": "sampled", "full.eq41": "sampled", "full.loss": "sampled",
+                "full.gradient": "sampled", "full.normal": "sampled", "thm4.full_model": "sampled",
                 "thm5.full_model": "erratum", "fig3.rank_one_emerges": "open", "fig6.rank_one_stays": "open",
                 "fig4.initialization": "open"}
     records = {r.id: r for r in (run_claim(c, Context()) for c in select(list(expected)))}

@@ -65,8 +65,8 @@ def test_errata_section_lists_printed_and_corrected_forms():
     assert "\\section{Errata}" in tex and "Printed in the paper" in tex and "Corrected" in tex
     assert "50\\% \\& \\#\\_" in tex and "$b^\\star$" in tex
     assert tex.count("\\[") == 2                          # the two forms, displayed
-    # control: a verified record is not an erratum
-    ok = Record("demo.ok", "Lemma 5", "ok", "bias", "verified", "symbolic", "exact", "rejected")
+    # control: a passing record is not an erratum
+    ok = Record("demo.ok", "Lemma 5", "ok", "bias", "proved", "symbolic", "exact", "rejected")
     assert "No erratum" in pdf.errata_section([ok], claims=[ERRATUM_CLAIM])
     # without records, the claims that declare a correction are listed as not run
     assert "not run" in pdf.errata_section(None, claims=[ERRATUM_CLAIM])

@@ -19,7 +19,7 @@ def records():
     """Two real claims (run here) plus synthetic records exercising every status and the `uses` edges."""
     real = [run_claim(c) for c in select(["sec2.stationary", "sec2.entropy_rate"])]
     synthetic = [
-        Record("t.bias", "Lemma 5", "Optimal bias", "bias", "verified", "symbolic", "exact", "rejected: x", ()),
+        Record("t.bias", "Lemma 5", "Optimal bias", "bias", "proved", "symbolic", "exact", "rejected: x", ()),
         Record("t.grad", "Lemma 7", "Gradient", "landscape", "certified", "interval", "arb boxes", "rejected: y",
                ("t.bias",)),
         Record("t.crit", "Thm 1 (ii)", "Critical points", "landscape", "erratum", "sampled",

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from local2global.numeric.infra.atomic import atomic_write
-from local2global.proofs._registry import STATUSES
+from local2global.proofs._registry import COVERED, STATUSES
 
 #: Every numbered result of the paper (arXiv 2406.03072, NeurIPS 2024 version), in order, with its title
 #: and where it appears. Titles are the paper's; figures are described by what they show.
@@ -82,8 +82,9 @@ _KIND = {"lemma": "Lemma", "lem": "Lemma", "lemmas": "Lemma", "theorem": "Theore
 _REF_RE = re.compile(r"\b(lemmas?|lem|theorems?|thms?|remarks?|rem|figures?|figs?)\b\.?\s*"
                      r"((?:\d+(?:\s*(?:[-\u2013/,]|and|&)\s*)?)+)", re.IGNORECASE)
 _ORDER = {name: i for i, (name, _, _) in enumerate(NUMBERED_RESULTS)}
-_STATUS_RANK = {"failed": 0, "erratum": 1, "open": 2, "verified": 3, "certified": 4}
-_COLOURS = {"certified": "#1b7837", "verified": "#7fbf7b", "erratum": "#f1a340", "open": "#c2c2f0",
+_STATUS_RANK = {"failed": 0, "open": 1, "erratum": 2, "experiment": 3, "sampled": 4, "certified": 5, "proved": 6}
+_COLOURS = {"proved": "#00441b", "certified": "#1b7837", "sampled": "#a6d96a", "experiment": "#6baed6",
+            "erratum": "#f1a340", "open": "#c2c2f0",
             "failed": "#d73027", "uncovered": "#ffffff", "external": "#eeeeee"}
 
 
@@ -128,8 +129,11 @@ def coverage(records) -> list[dict]:
     for name, title, where in NUMBERED_RESULTS:
         covering = by_result.get(name, [])
         statuses = Counter(r["status"] for r in covering)
+        step = ""
         if covering:
-            worst = min(statuses, key=lambda s: _STATUS_RANK.get(s, -1))
+            weakest_claim = min(covering, key=lambda r: _STATUS_RANK.get(r["status"], -1))
+            worst = weakest_claim["status"]
+            step = weakest_claim.get("weakest") or weakest_claim["id"]
             # an `open` claim says why it has no machine check: show that reason here too
             note = "; ".join(f"{r['id']} open: {r['evidence']}" for r in covering if r["status"] == "open")
         elif name in NOT_CHECKABLE:
@@ -140,7 +144,8 @@ def coverage(records) -> list[dict]:
         else:
             worst, note = "uncovered", "not covered yet: no registered claim refers to it"
         rows.append({"result": name, "title": title, "where": where, "claims": [r["id"] for r in covering],
-                     "statuses": dict(sorted(statuses.items())), "status": worst, "note": note})
+                     "statuses": dict(sorted(statuses.items())), "status": worst, "weakest_step": step,
+                     "note": note})
     return rows
 
 
@@ -215,7 +220,7 @@ def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies") ->
     for r in recs:
         for u in _units(r):
             if u not in _ORDER:
-                cov[u] = min(cov.get(u, "certified"), r["status"], key=lambda s: _STATUS_RANK.get(s, -1))
+                cov[u] = min(cov.get(u, "proved"), r["status"], key=lambda s: _STATUS_RANK.get(s, -1))
     nodes, edges, _ = dependency_graph(records)
     depth = _layers(nodes, edges)
     linked = {n for e in edges for n in e}
@@ -255,7 +260,7 @@ def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies") ->
         for n, (x, y) in pos.items():
             status = cov.get(n, "uncovered")
             ax.text(x, y, _abbrev(n), ha="center", va="center", fontsize=7,
-                    color="white" if status in ("certified", "failed") else "black",
+                    color="white" if status in ("proved", "certified", "failed") else "black",
                     bbox=dict(boxstyle="round,pad=0.35", fc=_COLOURS.get(status, "#ffffff"),
                               ec="#333333" if status != "uncovered" else "#999999",
                               ls="-" if status != "uncovered" else "--", lw=0.7))
@@ -269,8 +274,9 @@ def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies") ->
         ax.set_title("Blueprint of the paper: numbered results and the claims' `uses` "
                      "(arrow: used -> user; L = Lemma, T = Theorem, R = Remark, F = Figure)", fontsize=8)
         ax.legend(handles=[Patch(fc=_COLOURS[s], ec="#333333", label=s)
-                           for s in ("certified", "verified", "erratum", "open", "failed", "uncovered")],
-                  loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=6, fontsize=7, frameon=False)
+                           for s in ("proved", "certified", "sampled", "experiment", "erratum", "open", "failed",
+                                     "uncovered")],
+                  loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=8, fontsize=7, frameon=False)
         fig.tight_layout()
         out_dir.mkdir(parents=True, exist_ok=True)
         png, pdf = out_dir / f"{stem}.png", out_dir / f"{stem}.pdf"
@@ -309,28 +315,35 @@ def render_markdown(records) -> str:
     out = ["# local2global proof-check report", "",
            "Companion to Makkuva et al., *Local to Global: Learning Dynamics and Effect of Initialization for "
            "Transformers* (NeurIPS 2024, arXiv 2406.03072).", "",
-           "Statuses: **verified** (check passed on the paper's printed form and rejected the negative control), "
-           "**certified** (as verified, with interval arithmetic), **erratum** (printed form fails, our corrected "
-           "form passes, control rejected), **open** (no machine check; reason given), **failed** (our check "
-           "broke).", "", "**" + summary_line(records) + "**", ""]
-    cov_counts = Counter("covered" if row["claims"] else ("not machine-checkable" if row["result"] in NOT_CHECKABLE
-                                                          else "not covered yet") for row in cov)
+           "Statuses (strongest first): **proved** (exact over the whole stated domain), **certified** (rigorous "
+           "interval arithmetic over a stated compact part), **sampled** (numerical: points or flows, digits, "
+           "region in the evidence), **experiment** (a training run), **erratum** (the printed form fails, our "
+           "corrected form passes), **open** (no machine check; reason given), **failed** (our check broke). "
+           "Every status is that of the claim's weakest step (its own check or any claim it uses), named in the "
+           "column *weakest step*; every check also rejected its negative control.", "",
+           "**" + summary_line(records) + "**", ""]
+    cov_counts = Counter(row["status"] if row["status"] in COVERED else
+                         ("open (not covered)" if row["status"] == "open" else
+                          ("not machine-checkable" if row["result"] in NOT_CHECKABLE else "not covered yet"))
+                         for row in cov)
     out += ["## Coverage of the paper's numbered results", "",
             f"{len(cov)} numbered results: " + ", ".join(f"{n} {k}" for k, n in sorted(cov_counts.items())) + ".",
-            "", "| Result | Title | Where | Status | Claims | Note |", "|---|---|---|---|---|---|"]
+            "", "| Result | Title | Where | Status | Weakest step | Claims | Note |", "|---|---|---|---|---|---|---|"]
     for row in cov:
-        st = ", ".join(f"{n} {s}" for s, n in row["statuses"].items()) or "-"
-        out.append(f"| {row['result']} | {_cell(row['title'])} | {row['where']} | {st} | "
-                   f"{_cell(', '.join(row['claims'])) or '-'} | {_cell(row['note'])} |")
+        out.append(f"| {row['result']} | {_cell(row['title'])} | {row['where']} | {row['status']} | "
+                   f"{row['weakest_step'] or '-'} | {_cell(', '.join(row['claims'])) or '-'} | {_cell(row['note'])} |")
     others = [r for r in recs if not numbered_results(r["ref"])]
     if others:
         out += ["", "Claims about unnumbered statements (equations, sets, our own results): "
                 + ", ".join(f"`{r['id']}` ({_cell(r['ref'])})" for r in others) + "."]
-    out += ["", "## Claims", "", "| Id | Reference | Title | Status | Method | Evidence | Negative control | Uses |",
-            "|---|---|---|---|---|---|---|---|"]
+    out += ["", "## Claims", "", "| Id | Reference | Title | Status | Own | Weakest step | Domain (stated; checked) "
+            "| Method | Evidence | Negative control | Uses |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in recs:
-        out.append(f"| `{r['id']}` | {_cell(r['ref'])} | {_cell(r['title'])} | {r['status']} | {_cell(r['method'])} "
-                   f"| {_cell(r['evidence'])} | {_cell(r['control'])} | {_cell(', '.join(r['uses'])) or '-'} |")
+        dom = "; ".join(x for x in (r.get("stated_domain", ""), r.get("checked_domain", "")) if x) or "-"
+        out.append(f"| `{r['id']}` | {_cell(r['ref'])} | {_cell(r['title'])} | {r['status']} | {r.get('own_status', '')} "
+                   f"| {r.get('weakest', '') if r.get('weakest') != r['id'] else '-'} | {_cell(dom)} "
+                   f"| {_cell(r['method'])} | {_cell(r['evidence'])} | {_cell(r['control'])} "
+                   f"| {_cell(', '.join(r['uses'])) or '-'} |")
     errata = [r for r in recs if r["status"] == "erratum" or r.get("erratum")]
     out += ["", "## Errata", ""]
     if errata:

@@ -50,6 +50,14 @@ def run(args) -> int:
             bar.n = done
             bar.set_postfix_str(cid)
         records = run_claims(claims, Context(dps=dps), workers=workers, progress=progress)
+    # the claims they use were run too (a claim is as strong as its weakest step); show what was asked for
+    chosen = {c.id for c in claims}
+    if args.only:
+        extra = len(records) - len(chosen)
+        records = [r for r in records if r.id in chosen]
+        if extra:
+            print(f"({extra} more claim{'s' if extra != 1 else ''} that these use were run for their status)",
+                  file=sys.stderr)
     print(format_table(records))
     print(summary_line(records))
     if args.json:
