@@ -1,7 +1,8 @@
-"""The main job (`l2g all`): checks, report, derivations (+ PDF), figures, notebooks, into one folder.
+"""The main job (`l2g all`): checks, report, derivations (+ PDF), figures, notebooks, site, into one folder.
 
 Order matters: the checks run first so that the derivations document and the report show each
-claim's status; figures come before the PDF, which includes them. Every step writes only under
+claim's status; figures come before the PDF, which includes them; the blueprint site comes last (it
+copies the figures and links the notebooks and the PDF). Every step writes only under
 `out_dir`, and every output is deterministic, so a second run leaves all files byte-identical.
 """
 from __future__ import annotations
@@ -71,6 +72,13 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         say("notebooks")
         runs = run_notebooks(out / "notebooks", workers=workers, progress=lambda name: say(f"notebook {name}"))
         steps.append(StepResult("notebooks", [r.output for r in runs]))
+
+    # last: the site copies the figures and links the executed notebooks and the PDF written above;
+    # the derivation sections it shows were built (and cached) by the derive step; every registered
+    # claim gets a page (those outside `claim_ids` as "not run")
+    from local2global.proofs.outputs import site
+    say("site")
+    steps.append(StepResult("site", site.write_site(records, out)))
     return records, steps
 
 
