@@ -36,8 +36,8 @@ COVERED = ("proved", "certified", "sampled", "experiment", "erratum")
 class Context:
     """Settings shared by all checks: working precision, number of random sample points, flow precision.
 
-    `flow_dps` is the precision of the integrated flows of the flow claims (at least 30 digits; by default
-    `dps - 20`, so `l2g check --dps` reaches them)."""
+    `flow_dps` is the precision of the integrated flows of the flow claims (at least 40 digits, so that their
+    tolerances of 10^-(flow_dps/2) are at most 1e-20; by default `dps - 10`, so `l2g check --dps` reaches them)."""
 
     dps: int = 50
     points: int = 24
@@ -45,7 +45,7 @@ class Context:
 
     @property
     def flows(self) -> int:
-        return self.flow_dps if self.flow_dps is not None else max(30, self.dps - 20)
+        return self.flow_dps if self.flow_dps is not None else max(40, self.dps - 10)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
 from local2global.proofs._checks import compare_critical_sets, identity, matrix_identity, rational_in
-from local2global.proofs._registry import Outcome, claim
+from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
 
 _M = canonical_model()
@@ -114,27 +114,52 @@ def _slope(form, ctx):
 
 # --- Lemma 13: optimal bias and gradients -----------------------------------------------------------
 
+def _u_printed(K):
+    """Lemma 5's printed root u* = (p - q + sqrt((p-q)^2 + 4pqK)) / (2qK)."""
+    return (p - q + sp.sqrt((p - q) ** 2 + 4 * p * q * K)) / (2 * q * K)
+
+
 def _b_star_printed():
-    """Lemma 13's b*: Lemma 5's root for K = exp(z1 - z2) = exp(A(e, w, a)), minus the a-dependent offset z0 - b."""
-    return _MA.b_star
+    """Lemma 13's b* as stated: Lemma 5's root at K = exp(A(e, w, a)), minus the offset
+    e^2(w|w||1+ae^2| - (1+ae^2)(1+2w|w|)/2) of Eq. 41."""
+    return sp.log(_u_printed(sp.exp(A_printed))) - e**2 * (w * absw * sp.Abs(s_) - s_ * t_ / 2)
 
 
 def _b_star_mutant():
     """Lemma 5's b* with only e^2(1+2w|w|) replaced by A(e, w, a) (offset -e^2/2 kept): wrong for a != 0."""
-    return bias.derive_optimal_bias()["c_star"].subs(S.A, A_printed) + e**2 / 2
+    return sp.log(_u_printed(sp.exp(A_printed))) + e**2 / 2
 
 
 @claim("lemma13.b_star", ref="Lemma 13", title="Optimal bias with attention",
        statement=r"$b^\star$ solves $\pi_1 f_1 + f_2 = 0$: $b^\star = \log u^\star(e^{A}) - e^2\big(w|w||1+ae^2| - "
                  r"\tfrac12(1+ae^2)(1+2w|w|)\big)$, $u^\star$ the positive root of Lemma 5; at $a = 0$ it is Lemma 5's $b^\star$.",
-       printed=_b_star_printed, mutant=_b_star_mutant, uses=("eq41.logit",), section=SECTION)
+       printed=_b_star_printed, mutant=_b_star_mutant, uses=("eq41.logit", "lemma5.b_star", "lemma5.quadratic"),
+       section=SECTION, domain="(e, w, a) in R^3; (p, q) in (0,1)^2")
 def _lemma13_b(form, ctx):
-    f1, f2 = _MA.residual_parts(bias=form)
-    balance = pi1 * f1 + f2          # = E_X[f1 X + f2] = dL/db at b = form
-    o1 = _sampled([balance], ctx, "lemma13.b", _MA.bias_branches, n=max(6, ctx.points // 2))
+    """Proof: L(θ, b) = F(A, z0) with z0 = b + offset(θ), so dL/db = F_c(A, z0) and π1 f1 + f2 = dL/db; its unique
+    zero is z0 = c*(A) (Lemma 5, proved). So the form is b* iff form + offset = c*(A) exactly (every sign of w and
+    1 + ae^2), and at a = 0 it must be Lemma 5's b*. Corroboration: π1 f1 + f2 at b = form at random points."""
+    z0_at = sp.sympify(form) + _MA.offset
+    o1 = identity(z0_at, _MA.optimal_bias["c_star"].subs(S.A, _MA.A), ctx, "lemma13.b", branches=_MA.bias_branches)
     o2 = identity(sp.sympify(form).subs(a, 0), _M.b_star, ctx, "lemma13.b0", branches=_MA.branches)
-    return Outcome(o1.ok and o2.ok, o1.method + " + " + o2.method,
-                   f"pi1 f1 + f2 at b = form: {o1.evidence}; a = 0 vs Lemma 5: {o2.evidence}")
+    f1, f2 = _MA.residual_parts(bias=form)
+    corr = _sampled([pi1 * f1 + f2], ctx, "lemma13.b", _MA.bias_branches, n=max(6, ctx.points // 4))
+    out = combine(o1, o2, evidence=f"z0 at b = form equals c*(A): {o1.evidence}; a = 0 vs Lemma 5: {o2.evidence}")
+    return Outcome(out.ok and corr.ok, out.method, out.evidence, strength=out.level,
+                   checked_domain="R^3, every sign of w and 1 + ae^2",
+                   corroboration=f"pi1 f1 + f2 at b = form: {corr.evidence}")
+
+
+def _generic_chain_rule(ctx) -> Outcome:
+    r"""For ANY differentiable logits z_0(t), z_1(t): d/dt E[l_log((2Y-1) z_X)] = E_X[(σ(z_X) - P(Y=1|X)) z_X'(t)]
+    (exact, with undefined functions): the content of Lemmas 3 and 13, whatever the parameterisation."""
+    tt = sp.Symbol("t", real=True)
+    Z = {x: sp.Function(f"z{x}")(tt) for x in (0, 1)}
+    L = bias.logistic_loss(CH, lambda x: Z[x])
+    rhs = sum(CH.stationary[x] * (S.sigma(Z[x]) - CH.transition(x, 1)) * sp.diff(Z[x], tt) for x in (0, 1))
+    d = sp.diff(L, tt) - rhs
+    ok = sp.simplify(sp.together(sp.expand(d, power_exp=True))) == 0
+    return Outcome(ok, "symbolic", f"d/dt E[l_log((2Y-1) z_X(t))] = E[(sigma(z_X) - P(1|X)) z_X'] for arbitrary z_X(t): {ok}")
 
 
 @claim("lemma13.gradient", ref="Lemma 13", title="Gradients with attention (with bias)",
@@ -142,11 +167,35 @@ def _lemma13_b(form, ctx):
                  r"$f_1 X + f_2 = \sigma(\mathrm{logit}_X) - P(Y = 1\mid X)$ (off $1 + ae^2 = 0$).",
        printed=lambda: _MA.gradient_residual_form(),
        mutant=lambda: canonical_model(True, MarkovChain(q, p)).gradient_residual_form(),
-       uses=("eq41.logit",), section=SECTION)
+       uses=("eq41.logit",), section=SECTION, domain="(e, w, a, b) in R^4 off 1 + ae^2 = 0")
 def _lemma13_grad(form, ctx):
+    """Proof: the chain rule for arbitrary logits (exact, undefined functions), instantiated with the derived
+    logit: the form must equal π0(σ(z0) - p)∇z0 + π1(σ(z1) - (1-q))∇z1 exactly (expanded). Corroboration: the
+    direct derivative of L(e, w, a, b) minus the form at random points on the 4 sign branches."""
+    gen = _generic_chain_rule(ctx)
+    vb = _MA.params_with_bias
+    inst = sp.Matrix([sum(CH.stationary[x] * (S.sigma(_MA.logit(x)) - CH.transition(x, 1)) * sp.diff(_MA.logit(x), v)
+                          for x in (0, 1)) for v in vb])
+    same = all(sp.expand(form[i] - inst[i]) == 0 for i in range(len(vb)))
     direct = _MA.gradient_with_bias
-    o = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(6, ctx.points // 4))
-    return Outcome(o.ok, o.method, f"direct derivative of L(e, w, a, b) minus the form on 4 branches of (w, 1+ae^2): {o.evidence}")
+    corr = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(4, ctx.points // 6))
+    return Outcome(gen.ok and same and corr.ok, "symbolic", f"{gen.evidence}; the form is its instance at the derived "
+                   f"logit: {same}", checked_domain="R^4 off 1 + ae^2 = 0 (exact)",
+                   corroboration=f"direct derivative minus the form: {corr.evidence}")
+
+
+def _envelope_identity() -> Outcome:
+    r"""For ANY F(A, c) and any offset c(θ) with F_c(A, c*(A)) = 0: d/dθ F(A(θ), c*(A(θ))) = F_A(A, c*(A)) ∇A, i.e.
+    ∇ min_b L = G'(A)∇A with G'(A) = F_A(A, c*(A)) (exact, undefined functions: the envelope argument)."""
+    tt = sp.Symbol("t", real=True)
+    Af, Ff, Cf = sp.Function("A")(tt), sp.Function("F"), sp.Function("c_star")
+    d = sp.diff(Ff(Af, Cf(Af)), tt)
+    F_c = sp.Derivative(Ff(Af, Cf(Af)), Cf(Af))       # the partial derivative in c at c = c*(A)
+    F_A = sp.Derivative(Ff(Af, Cf(Af)), Af)
+    if not d.has(F_c):
+        return Outcome(False, "symbolic", f"the chain rule did not produce F_c: {d}")
+    ok = sp.expand(d.subs(F_c, 0) - F_A * sp.diff(Af, tt)) == 0
+    return Outcome(ok, "symbolic", f"d/dt F(A(t), c*(A(t))) = F_A(A, c*) A'(t) where F_c(A, c*) = 0, for arbitrary F, A, c*: {ok}")
 
 
 @claim("lemma13.reduced_gradient", ref="Lemma 13", title="Reduced gradient: envelope = G'(A) grad A",
@@ -156,25 +205,29 @@ def _lemma13_grad(form, ctx):
        mutant=lambda: sp.Matrix([2 * e * t_ * (1 + a * e**2), 4 * absw * e**2 * s_, e**4 * t_]),
        uses=("lemma13.b_star", "lemma13.gradient", "structure.G_prime"), section=SECTION)
 def _lemma13_red(form, ctx):
+    """Proof: L(θ) = min_b L(θ, b) = F(A, c*(A)) (Lemma 13's b*), so by the envelope identity (exact, for arbitrary
+    F, A, c*) ∇L = F_A(A, c*(A))∇A = G'(A)∇A (G' as in the structure); the printed ∇A must be the derived one
+    exactly. Corroboration: the θ-part of ∇L(θ, b) at b = b*, evaluated at random points, equals G'(A) × form."""
     o1 = matrix_identity(_MA.grad_A, form, ctx, "lemma13.gradA", branches=_MA.branches)
-    # envelope: the (e, w, a) part of grad L(e, w, a, b) at b = b* equals G'(A) * form, both sides of 1 + ae^2 = 0
+    env = _envelope_identity()
     fg = [compile_mp(x, _MA.params) for x in form]
     worst, n = mp.mpf(0), 0
     rng = random.Random(zlib.crc32(b"lemma13.env"))
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(3, 10)), (Fraction(1, 50), Fraction(97, 100))):
         lam, fl = Landscape(pp, qq, attention=True), ReducedFlow(pp, qq, attention=True)
-        for _ in range(max(4, ctx.points // 6)):
+        for _ in range(max(2, ctx.points // 12)):
             pt = [rational_in(rng, -2, 2) for _ in range(3)]
-            with mp.workdps(ctx.dps + 25):
+            with mp.workdps(ctx.dps + 10):
                 th = [mpf_exact(x) for x in pt]
                 g4 = lam.grad_b(th, lam.b_star(th))
                 G1 = fl.G_prime(lam.A(th))
                 worst = max([worst] + [abs(g4[i] - G1 * fg[i](*th)) / (1 + abs(g4[i])) for i in range(3)])
                 n += 1
     ok2 = worst < mp.mpf(10) ** (-(ctx.dps - 10))
-    return Outcome(o1.ok and ok2, "symbolic + high precision",
-                   f"grad A: {o1.evidence}; |envelope gradient at b* - G'(A) * form| <= {mp.nstr(worst, 3)} at {n} "
-                   f"random rational points of 3 chains, {ctx.dps} digits")
+    out = combine(o1, env, evidence=f"grad A: {o1.evidence}; {env.evidence}")
+    return Outcome(out.ok and ok2, out.method, out.evidence, strength=out.level, checked_domain="R^3 (exact)",
+                   corroboration=f"|envelope gradient at b* - G'(A) * form| <= {mp.nstr(worst, 3)} at {n} random rational "
+                                 f"points of 3 chains, {ctx.dps} digits")
 
 
 # --- Thms 9, 10: critical points by solving ----------------------------------------------------------
