@@ -32,7 +32,8 @@ def exact_number(text: str, name: str) -> Fraction:
         raise UsageError(f"{name} must be a finite number, got {shown(text)}")
     # before building the Fraction: '1e99999999' would make a 100-million-digit integer
     if len(t) > 200 or any(m.group(3) and abs(int(m.group(3)[1:])) > 1300 for m in matches):
-        raise UsageError(f"{name} is too large to handle: {shown(text)}")
+        raise UsageError(f"{name} is too large to handle (over 200 characters or an exponent beyond 1300): "
+                         f"{shown(text)}")
     try:
         val = Fraction(parts[0]) / Fraction(parts[1]) if len(parts) == 2 else Fraction(parts[0])
     except (ValueError, ZeroDivisionError):
@@ -46,7 +47,7 @@ def probability(text: str, name: str) -> Fraction:
     """A switching probability: exact, strictly between 0 and 1."""
     v = exact_number(text, name)
     if not 0 < v < 1:
-        raise UsageError(f"{name} must lie in the open interval (0, 1), got {text}")
+        raise UsageError(f"{name} must lie in the open interval (0, 1), got {shown(str(text).strip())}")
     return v
 
 
