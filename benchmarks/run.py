@@ -66,13 +66,13 @@ def _cold(name: str, argv: list[str], timeout: float = 1800) -> dict:
 def cli_steps(build: Path) -> dict:
     steps = {}
     steps["derive"] = lambda: _cold("derive", ["derive", "--out", str(build / "derive")])
-    steps["check"] = lambda: _cold("check", ["check", "--json", str(build / "check.json")])
+    steps["check"] = lambda: _cold("check", ["check", "--out", str(build / "check")])   # checks.json + report
     for dps in (30, 50):
         steps[f"flow_dps{dps}"] = (lambda dps=dps: _cold("flow", ["flow", "--p", "0.9", "--q", "0.9", "--e0", "0.5",
                                                                   "--w0", "0.3", "--dps", str(dps), "--json"]))
 
     def boundary():
-        res = _cold("flow", ["flow", "--suite", "--json", str(build / "boundary_suite.json")])
+        res = _cold("flow", ["flow", "--suite", "--out", str(build / "boundary_suite.json")])
         res["jobs"] = os.cpu_count()
         return res
     steps["boundary_suite"] = boundary

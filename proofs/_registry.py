@@ -290,17 +290,14 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
     return propagate(records)
 
 
-def select(ids=None) -> list[Claim]:
-    """Claims in registry order; `ids` selects by exact id or by prefix ("lemma5" selects lemma5.*)."""
+def select(ids=None, notes: list | None = None) -> list[Claim]:
+    """Claims in paper order; `ids` selects by claim id, paper label ("Lemma 12", "Thm 2 (ii)", "lemma12",
+    "Eq. 3"), printed reference or id prefix (`proofs.selection`). KeyError for unknown selectors, with
+    suggestions; `notes` receives one line per sub-item that named no claim of its own."""
     from local2global.proofs import load_all
+    from local2global.proofs.selection import select_claims
     load_all()
     # paper order = claim-module order (claims_NN_*), then registration order within a module; the
     # registry's own insertion order depends on which module a caller happened to import first
     ordered = sorted(REGISTRY.values(), key=lambda c: getattr(c.check, "__module__", ""))
-    if not ids:
-        return ordered
-    chosen = [c for c in ordered if any(c.id == i or c.id.startswith(i + ".") or c.ref == i for i in ids)]
-    unknown = [i for i in ids if not any(c.id == i or c.id.startswith(i + ".") or c.ref == i for c in REGISTRY.values())]
-    if unknown:
-        raise KeyError(f"unknown claim id(s): {', '.join(unknown)}")
-    return chosen
+    return select_claims(ids, ordered, notes=notes)

@@ -1,5 +1,10 @@
 """Shared fixtures: the claim records are computed once per test session (they are the expensive part)."""
+import os
+
 import pytest
+
+# an internal error must fail a test with its traceback, not end as `l2g`'s one-line "internal error" message
+os.environ.setdefault("L2G_TRACEBACK", "1")
 
 
 @pytest.fixture(scope="session")

@@ -28,4 +28,4 @@ def test_all_refuses_an_output_path_that_is_a_file(tmp_path, capsys):
     f.write_text("x")
     assert main(["all", "--out", str(f)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "not a directory" in err[0]
+    assert len(err) == 1 and "is a file, expected a folder" in err[0]

@@ -44,7 +44,7 @@ def test_bad_eval_input_is_one_stderr_line_and_exit_2(capsys, override):
 
 
 def test_unknown_option_and_missing_command_are_usage_errors(capsys):
-    for argv in (["eval", "--p", "0.2"], ["eval", *sum(([k, v] for k, v in GOOD.items()), []), "--x", "1"], [],
+    for argv in (["eval", "--p", "0.2"], ["eval", *sum(([k, v] for k, v in GOOD.items()), []), "--x", "1"],
                  ["nosuchcommand"]):
         assert main(argv) == 2
         assert _one_error_line(capsys.readouterr().err)
@@ -83,8 +83,9 @@ def test_bad_input_through_the_real_entry_point(argv):
     assert _one_error_line(out.stderr), out.stderr
 
 
-@pytest.mark.parametrize("argv", [["flow", "--suite", "--json", "{f}/x.json"], ["check", "--only", "sec2", "--json", "{d}"]])
-def test_long_runs_refuse_an_unwritable_json_path_before_any_work(tmp_path, capsys, argv):
+@pytest.mark.parametrize("argv", [["flow", "--suite", "--out", "{f}/x.json"], ["flow", "--suite", "--out", "{d}"],
+                                  ["check", "--only", "sec2", "--out", "{f}"], ["check", "--out", "{f}/sub"]])
+def test_long_runs_refuse_an_unwritable_output_path_before_any_work(tmp_path, capsys, argv):
     f = tmp_path / "a_file"
     f.write_text("keep")
     argv = [a.format(f=f, d=tmp_path) for a in argv]
@@ -92,3 +93,42 @@ def test_long_runs_refuse_an_unwritable_json_path_before_any_work(tmp_path, caps
     cap = capsys.readouterr()
     assert cap.out == "" and _one_error_line(cap.err), cap.err
     assert f.read_text() == "keep"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]
+
+
+@pytest.mark.parametrize("argv", [["check", "--json", "x.json"], ["flow", "--suite", "--json", "x.json"],
+                                  ["flow", "--p", "0.9", "--q", "0.9", "--e0", "1", "--w0", "1", "--json", "x.json"],
+                                  ["eval", "--json=x.json"], ["prob", "--json", "out"]])
+def test_json_is_a_flag_everywhere_and_a_file_after_it_is_refused_with_the_option_that_writes_one(tmp_path, monkeypatch,
+                                                                                                   capsys, argv):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and _one_error_line(cap.err), cap.err
+    assert "--json is a flag" in cap.err
+    if argv[0] == "check":
+        assert "--out DIR" in cap.err
+    if "--suite" in argv or argv[0] == "flow":
+        assert "--out FILE" in cap.err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["flow", "--p", "0.9", "--q", "0.9", "--e0", "1", "--w0", "1", "--out", "x.json"],
+    ["flow", "--p", "0.9", "--q", "0.9", "--e0", "1", "--w0", "1", "--jobs", "2"],
+    ["flow", "--suite", "--p", "0.9"],
+    ["flow", "--suite", "--integrate-k", "7"],
+    ["flow", "--suite", "--integrate-k", ""],
+])
+def test_flow_refuses_options_that_do_not_apply_instead_of_ignoring_them(tmp_path, monkeypatch, capsys, argv):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and _one_error_line(cap.err), cap.err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("w", ["-1/2", "-1e-3", "-.5", "-0.5"])
+def test_negative_fractions_and_exponents_are_values_not_options(capsys, w):
+    assert main(["eval", "--p", "0.2", "--q", "0.3", "--e", "1", "--w", w, "--dps", "15"]) == 0
+    assert capsys.readouterr().out.startswith("A ")

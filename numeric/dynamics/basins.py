@@ -335,16 +335,22 @@ def _suite_task(task):
     return out
 
 
-def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_ks=(20,), jobs: int | None = 1):
+def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_ks=(20,), jobs: int | None = 1,
+                   progress=None):
     """Run `boundary_starts` for each (p, q): theorem class, predicted class, and (for k in
     `integrate_ks` and the exact starts) the integrated class; yields one dict per start, in order.
     `jobs` > 1 spreads the starts over worker processes, None over one per CPU core (results are
-    identical, order kept)."""
+    identical, order kept). `progress(done, total)` is called once the starts are known and after each."""
     tasks = [(p, q, row, row["k"] is None or row["k"] in integrate_ks, dps)
              for p, q in pairs for row in boundary_starts(p, q, ks, dps)]
     from local2global.numeric.infra.executor import make_executor
+    if progress is not None:
+        progress(0, len(tasks))
     with make_executor(jobs, start_method="fork") as ex:
-        yield from ex.map(_suite_task, tasks)
+        for i, row in enumerate(ex.map(_suite_task, tasks), 1):
+            if progress is not None:
+                progress(i, len(tasks))
+            yield row
 
 
 # ---------------------------------------------------------------------------------------------

@@ -71,10 +71,12 @@ def basin_probabilities(p, q, sigma, dps: int = 40) -> dict:
     return out
 
 
-def monte_carlo(p, q, sigma, n: int = 2000, seed: int = 0, integrate: int = 0, dps: int = 30) -> dict:
+def monte_carlo(p, q, sigma, n: int = 2000, seed: int = 0, integrate: int = 0, dps: int = 30,
+                progress=None) -> dict:
     """Seeded Monte Carlo: fraction of n Gaussian starts whose basin (theorem sets) is I_min / I*; each
     start is also named by the analytic predictor (counted disagreements), and the first `integrate`
-    starts are integrated (dps) and their end points classified (counted disagreements)."""
+    starts are integrated (dps) and their end points classified (counted disagreements).
+    `progress(done, n)` is called after each start."""
     rng = random.Random(seed)
     sig = float(Fraction(sigma))
     counts = {"local_min": 0, "global_min": 0, "saddle": 0, "local_max": 0}
@@ -88,6 +90,8 @@ def monte_carlo(p, q, sigma, n: int = 2000, seed: int = 0, integrate: int = 0, d
         if i < integrate:
             icls, _ = integrate_class(p, q, th, dps=dps)
             disagree_flow += icls != cls
+        if progress is not None:
+            progress(i + 1, n)
     frac = {k: Fraction(v, n) for k, v in counts.items()}
     return {"n": n, "seed": seed, "fractions": frac, "disagree_predictor": disagree_pred,
             "integrated": integrate, "disagree_integrated": disagree_flow}
@@ -98,9 +102,10 @@ def _dec(x, dps):
     return mp.nstr(x, dps, strip_zeros=False) if x != 0 else "0"
 
 
-def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0) -> dict:
+def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0, progress=None) -> dict:
     """The JSON contract of `l2g prob`: probabilities keyed by the class of the limit (decimal strings
-    with dps significant digits), quadrature error, and the Monte Carlo cross-check if mc > 0."""
+    with dps significant digits), quadrature error, and the Monte Carlo cross-check if mc > 0
+    (`progress(done, mc)` after each Monte Carlo start)."""
     pr = basin_probabilities(p, q, sigma, dps=dps)
     rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "sigma": str(Fraction(sigma)), "dps": dps,
            "regime": "p+q>1" if regime_of(p, q) > 0 else "p+q<1"}
@@ -109,7 +114,7 @@ def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0) -> dict:
     rep["sum_minus_1"] = mp.nstr(pr["sum_minus_1"], 3)
     rep["quad_error_estimate"] = mp.nstr(pr["quad_error"], 3)
     if mc:
-        r = monte_carlo(p, q, sigma, n=mc, seed=seed, integrate=min(mc, 5))
+        r = monte_carlo(p, q, sigma, n=mc, seed=seed, integrate=min(mc, 5), progress=progress)
         with mp.workdps(30):
             for k in ("local_min", "global_min"):
                 f = r["fractions"][k]

@@ -41,9 +41,11 @@ def pdflatex_path() -> str | None:
     return shutil.which("pdflatex")
 
 
-def missing_message() -> str:
-    return ("pdflatex not found: install it (Debian/Ubuntu: apt-get install " + " ".join(DEBIAN_PACKAGES)
-            + ") or run without --pdf")
+def missing_message(skip: str = "") -> str:
+    """One line: pdflatex is missing, the Debian packages that provide it, and (`skip`, e.g. "pass --no-pdf")
+    how to do without it, in the words of the command the user actually ran."""
+    return ("pdflatex not found: install it (Debian/Ubuntu: apt-get install " + " ".join(DEBIAN_PACKAGES) + ")"
+            + (f" or {skip}" if skip else ""))
 
 
 def _first_error(log: str) -> str:
@@ -150,19 +152,21 @@ def errata_section(records=None, *, claims=None, heading: str = r"\section{Errat
     if records is not None:
         recs = [r.as_dict() if hasattr(r, "as_dict") else dict(r) for r in records]
         errata = [r for r in recs if r.get("status") == "erratum" or r.get("erratum")]
-        intro = ("The checks found {n} place(s) where the paper's printed form fails, or needs a note, and a "
+        intro = ("The checks found {n} {place} where the paper's printed form fails, or needs a note, and a "
                  "corrected form passes the same check (whose negative control is rejected).")
     else:
         errata = [dict(id=c.id, ref=c.ref, title=c.title, status="not run", erratum=c.erratum,
                        evidence="run l2g check for the evidence")
                   for c in registry.values() if c.corrected is not None or c.erratum]
-        intro = ("{n} registered claim(s) declare a correction of the paper (statuses need \\texttt{{l2g check}}).")
+        intro = ("{n} registered {claim} {declare} a correction of the paper (statuses need \\texttt{{l2g check}}).")
     out = [heading, ""]
     if not errata:
         out.append("No erratum was found by the registered checks." if records is not None
                    else "No registered claim declares a correction of the paper.")
         return "\n".join(out) + "\n"
-    out.append(intro.format(n=len(errata)))
+    one = len(errata) == 1
+    out.append(intro.format(n=len(errata), place="place" if one else "places", claim="claim" if one else "claims",
+                            declare="declares" if one else "declare"))
     for r in errata:
         cl = registry.get(r.get("id"))
         out += ["", r"\subsection*{" + escape_text(f"{r.get('ref', '')}: {r.get('title', '')}") + "}",

@@ -8,7 +8,6 @@ copies the figures and links the notebooks and the PDF). Every step writes only 
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,22 +25,24 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
             progress=None, claim_ids=None, figure_names=None, workers: int | None = None) -> tuple[list, list[StepResult]]:
     """Run the main job into out_dir; returns (claim records, step results).
 
-    `progress(message)` is called before each step; `claim_ids` / `figure_names` restrict the
-    checks and figures (the default is all of them); `workers` processes run the checks (default one
-    per CPU core).
+    `progress(step, done=None, total=None, item="")` is called before each step (step only) and, in the
+    steps that go item by item (check, figures, notebooks), as items finish (`done` of `total`, `item` the
+    claim, figure or notebook at hand); `claim_ids` / `figure_names` restrict the checks and figures (the
+    default is all of them); `workers` processes run the checks (default one per CPU core). The output
+    folder is the caller's to validate (`l2g all` does, before any work).
     """
     from local2global.proofs.outputs import derivations
     from local2global.proofs.outputs import report
     from local2global.proofs._registry import Context, run_claims, select
 
-    say = progress or (lambda msg: None)
+    say = progress or (lambda step, done=None, total=None, item="": None)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     steps: list[StepResult] = []
 
     claims = select(claim_ids)
     records = run_claims(claims, Context(dps=dps), workers=workers,
-                         progress=lambda i, n, cid: say(f"check {i}/{n}: {cid}"))
+                         progress=lambda i, n, cid: say("check", i, n, cid))
     checks = out / derivations.RECORDS_NAME
     _write(checks, json.dumps([r.as_dict() for r in records], indent=2, sort_keys=True) + "\n")
     steps.append(StepResult("check", [checks]))
@@ -52,7 +53,14 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     if figures:
         say("figures")
         from local2global.proofs.outputs.figures import plotting
-        steps.append(StepResult("figures", [Path(p) for p in plotting.render(str(out / "figures"), figure_names)]))
+        count = [0]
+
+        def figure_progress(i, n, name):
+            count[0] = n
+            say("figures", i - 1, n, name)
+        paths = plotting.render(str(out / "figures"), figure_names, progress=figure_progress)
+        say("figures", count[0], count[0], "")
+        steps.append(StepResult("figures", [Path(p) for p in paths]))
 
     say("derive")
     doc = derivations.build_document(records=derivations.load_records(checks), fig_dir=out / "figures", tex_dir=out)
@@ -65,12 +73,17 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         say("pdflatex")
         steps.append(StepResult("pdf", [pdfmod.compile_pdf(tex)]))
     else:
-        steps.append(StepResult("pdf", skipped=pdfmod.missing_message() if pdf else "not requested"))
+        steps.append(StepResult("pdf", skipped=pdfmod.missing_message("pass --no-pdf") if pdf else "--no-pdf"))
 
     if notebooks:
-        from local2global.proofs.outputs.notebooks import run_notebooks
+        from local2global.proofs.outputs.notebooks import run_notebooks, sources
         say("notebooks")
-        runs = run_notebooks(out / "notebooks", workers=workers, progress=lambda name: say(f"notebook {name}"))
+        total, done = len(sources()), [0]
+
+        def notebook_progress(name):
+            done[0] += 1
+            say("notebooks", done[0], total, name)
+        runs = run_notebooks(out / "notebooks", workers=workers, progress=notebook_progress)
         steps.append(StepResult("notebooks", [r.output for r in runs]))
 
     # last: the site copies the figures and links the executed notebooks and the PDF written above;
@@ -85,10 +98,3 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
 def _write(path: Path, text: str) -> None:
     from local2global.numeric.infra.atomic import atomic_write
     atomic_write(path, text)
-
-
-def progress_writer():
-    """A progress callback printing one line per step on stderr."""
-    def say(msg):
-        print(f"[l2g all] {msg}", file=sys.stderr, flush=True)
-    return say

@@ -78,9 +78,47 @@ NOT_CHECKABLE: dict[str, str] = {
 
 _KIND = {"lemma": "Lemma", "lem": "Lemma", "lemmas": "Lemma", "theorem": "Theorem", "theorems": "Theorem",
          "thm": "Theorem", "thms": "Theorem", "remark": "Remark", "remarks": "Remark", "rem": "Remark",
-         "figure": "Figure", "figures": "Figure", "fig": "Figure", "figs": "Figure"}
-_REF_RE = re.compile(r"\b(lemmas?|lem|theorems?|thms?|remarks?|rem|figures?|figs?)\b\.?\s*"
-                     r"((?:\d+(?:\s*(?:[-\u2013/,]|and|&)\s*)?)+)", re.IGNORECASE)
+         "figure": "Figure", "figures": "Figure", "fig": "Figure", "figs": "Figure",
+         "eq": "Eq.", "eqs": "Eq.", "equation": "Eq.", "equations": "Eq.",
+         "sec": "Sec.", "secs": "Sec.", "section": "Sec.", "sections": "Sec.", "\u00a7": "Sec.",
+         "app": "App.", "appendix": "App.", "appendices": "App."}
+#: one mention of results in a reference: a kind word ("Lemma", "Lem.", "Thms", "Eq.", "Sec.", "App."), its
+#: numbers ("12", "9-12", "2 and 8", "1/9"; sections "5.1"; appendices a letter) and, after the last
+#: number, its sub-items ("(ii)", "(b), (d)"). No word boundary is needed before the number ("lemma12").
+_ITEM = r"\((?:[ivx]{1,4}|[a-h])\)"
+_REF_RE = re.compile(
+    r"(?<![A-Za-z])(lemmas?|lem|theorems?|thms?|remarks?|rem|figures?|figs?|equations?|eqs?|sections?|secs?|\u00a7|"
+    r"appendix|appendices|app)(?![A-Za-z])\.?\s*"
+    r"(?:(?P<nums>\d+(?:\.\d+)*(?:\s*(?:[-\u2013/,&]|and)\s*\d+(?:\.\d+)*)*)|(?P<letter>[A-H])(?![A-Za-z]))"
+    r"(?P<items>(?:\s*,?\s*" + _ITEM + r")*)", re.IGNORECASE)
+
+
+def ref_mentions(ref: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Every result a claim reference names, as (label, sub-items): "Thm 2 (ii) / Thm 8 (ii)" gives
+    [("Theorem 2", ("ii",)), ("Theorem 8", ("ii",))], "Lemmas 9-12" the four lemmas, "Eq. 39-40" two
+    equations, "Sec. 3 / App. E" ("Sec. 3", ()) and ("App. E", ()). Labels are "Lemma N", "Theorem N",
+    "Remark N", "Figure N", "Eq. N", "Sec. N[.M]", "App. X". The one parser behind the report's coverage
+    (`numbered_results`) and `l2g check --only` / `l2g figures --only` (`proofs.selection`)."""
+    found: dict[str, set[str]] = {}
+    for m in _REF_RE.finditer(ref or ""):
+        kind = _KIND[m.group(1).lower()]
+        items = tuple(i.lower() for i in re.findall(r"\(([^)]*)\)", m.group("items") or ""))
+        if m.group("letter"):
+            names = [f"{kind} {m.group('letter').upper()}"]
+        else:
+            names = []
+            for lo, hi in re.findall(r"(\d+(?:\.\d+)*)(?:\s*[-\u2013]\s*(\d+))?", m.group("nums")):
+                if hi and lo.isdigit() and int(hi) - int(lo) <= 50:
+                    names += [f"{kind} {n}" for n in range(int(lo), int(hi) + 1)]
+                else:
+                    names.append(f"{kind} {lo}")
+        for j, name in enumerate(names):
+            found.setdefault(name, set())
+            if j == len(names) - 1:                 # "(ii)" belongs to the number right before it
+                found[name].update(items)
+    return [(name, tuple(sorted(items))) for name, items in found.items()]
+
+
 _ORDER = {name: i for i, (name, _, _) in enumerate(NUMBERED_RESULTS)}
 _STATUS_RANK = {"failed": 0, "open": 1, "erratum": 2, "experiment": 3, "sampled": 4, "certified": 5, "proved": 6}
 _COLOURS = {"proved": "#00441b", "certified": "#1b7837", "sampled": "#a6d96a", "experiment": "#6baed6",
@@ -91,16 +129,7 @@ _COLOURS = {"proved": "#00441b", "certified": "#1b7837", "sampled": "#a6d96a", "
 def numbered_results(ref: str) -> list[str]:
     """The numbered results ("Lemma 9", "Theorem 2", ...) named in a claim reference such as
     "Thm 2 (ii)", "Lemma 1/9", "Lemmas 9-12" or "Fig. 1 (a)"; unknown numbers are dropped."""
-    found: list[str] = []
-    for m in _REF_RE.finditer(ref or ""):
-        kind = _KIND[m.group(1).lower()]
-        nums = m.group(2)
-        for lo, hi in re.findall(r"(\d+)(?:\s*[-\u2013]\s*(\d+))?", nums):
-            for n in range(int(lo), int(hi or lo) + 1):
-                name = f"{kind} {n}"
-                if name in _ORDER and name not in found:
-                    found.append(name)
-    return found
+    return [name for name, _ in ref_mentions(ref) if name in _ORDER]
 
 
 def _rec(r) -> dict:
@@ -304,7 +333,8 @@ def counts(records) -> dict[str, int]:
 def summary_line(records) -> str:
     """One line of claim counts by status, e.g. for the end of `l2g all`."""
     c = counts(records)
-    return f"{sum(c.values())} claims: " + ", ".join(f"{n} {s}" for s, n in c.items())
+    n = sum(c.values())
+    return f"{n} claim{'' if n == 1 else 's'}: " + ", ".join(f"{k} {s}" for s, k in c.items())
 
 
 def render_markdown(records) -> str:
@@ -353,7 +383,7 @@ def render_markdown(records) -> str:
     else:
         out.append("None found among the registered claims.")
     out += ["", "## Dependency graph", "", "![dependency graph](dependencies.png)", "",
-            f"{len(edges)} edges between results (from the claims' `uses`)."]
+            f"{len(edges)} {'edge' if len(edges) == 1 else 'edges'} between results (from the claims' `uses`)."]
     if unresolved:
         out.append("`uses` entries naming no registered claim: " + ", ".join(f"`{u}`" for u in unresolved) + ".")
     out.append("")

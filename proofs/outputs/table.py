@@ -21,4 +21,4 @@ def format_table(records: list[Record], width: int = 70) -> str:
 def summary_line(records: list[Record]) -> str:
     """'N claims: a proved, b certified, ...' in the fixed order of STATUSES."""
     counts = Counter(r.status for r in records)
-    return f"{len(records)} claims: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in STATUSES)
+    return f"{len(records)} claim{'' if len(records) == 1 else 's'}: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in STATUSES)

@@ -61,13 +61,34 @@ def save(fig, out_dir: str, name: str) -> list[str]:
     return paths
 
 
-def render(out_dir: str, names=None) -> list[str]:
-    """Produce and save the registered figures (all, or those in `names`)."""
+def render(out_dir: str, names=None, progress=None) -> list[str]:
+    """Produce and save the registered figures (all, or those in `names`); `progress(i, n, name)` is called
+    before figure i of n is produced (a step counter for `l2g figures` and `l2g all`)."""
     figs = discover()
     chosen = figs if not names else {n: figs[n] for n in names}
     paths = []
-    for name, fn in chosen.items():
+    for i, (name, fn) in enumerate(chosen.items(), 1):
+        if progress is not None:
+            progress(i, len(chosen), name)
         with matplotlib.rc_context(STYLE):
             fig = fn()
         paths += save(fig, out_dir, name)
     return paths
+
+
+def cache_folders(names=None) -> list[str]:
+    """The cache folders the producers of `names` (default all) write to: the training runs of Figs. 3, 4, 6
+    and the basin grids of `fig_attn_basins`. `l2g figures` / `l2g all` validate them before any work, so a
+    run cannot fail on its cache after minutes of training."""
+    figs = discover()
+    chosen = list(figs) if not names else list(names)
+    out = []
+    for name in chosen:
+        module = figs[name].__module__.rsplit(".", 1)[-1]
+        if module == "fig_fullmodel":
+            from local2global.numeric.transformer import experiments
+            out.append(experiments._cache_dir())
+        elif name == "fig_attn_basins":
+            from local2global.proofs.outputs.figures import fig_attention
+            out.append(fig_attention._cache_dir())
+    return sorted(set(out))

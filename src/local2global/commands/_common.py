@@ -11,23 +11,35 @@ class UsageError(Exception):
     """Bad user input: reported as one line on stderr, exit code 2."""
 
 
+class ComputationError(Exception):
+    """A valid input the numeric layer could not handle (e.g. a root finder that did not converge at the
+    requested precision): one line on stderr, exit code 1, and no number is printed."""
+
+
+def computation_error(what: str, ex: Exception, dps: int | None = None) -> ComputationError:
+    first = (str(ex).splitlines() or [""])[0].strip()
+    at = f" at {dps} digits" if dps else ""
+    return ComputationError(f"cannot compute {what}{at} ({type(ex).__name__}{': ' + first[:120] if first else ''}); "
+                            f"a larger --dps may help, otherwise please report it")
+
+
 def exact_number(text: str, name: str) -> Fraction:
     """A decimal or fraction string ('0.9', '9/10', '1e-3') as an exact Fraction; refuses nan/inf/garbage."""
     t = str(text).strip()
+    parts = [s.strip() for s in t.split("/", 1)]
+    matches = [_DECIMAL.match(s) for s in parts]
+    if not all(matches):
+        raise UsageError(f"{name} must be a finite number, got {shown(text)}")
+    # before building the Fraction: '1e99999999' would make a 100-million-digit integer
+    if len(t) > 200 or any(m.group(3) and abs(int(m.group(3)[1:])) > 1300 for m in matches):
+        raise UsageError(f"{name} is too large to handle (over 200 characters or an exponent beyond 1300): "
+                         f"{shown(text)}")
     try:
-        if "/" in t:
-            num, den = t.split("/", 1)
-            if not (_DECIMAL.match(num.strip()) and _DECIMAL.match(den.strip())):
-                raise ValueError
-            val = Fraction(num.strip()) / Fraction(den.strip())
-        else:
-            if not _DECIMAL.match(t):
-                raise ValueError
-            val = Fraction(t)
+        val = Fraction(parts[0]) / Fraction(parts[1]) if len(parts) == 2 else Fraction(parts[0])
     except (ValueError, ZeroDivisionError):
-        raise UsageError(f"{name} must be a finite number, got {text!r}") from None
-    if len(t) > 200 or abs(val.numerator).bit_length() > 4000 or val.denominator.bit_length() > 4000:
-        raise UsageError(f"{name} is too large to handle: {text[:40]!r}")
+        raise UsageError(f"{name} must be a finite number, got {shown(text)}") from None
+    if abs(val.numerator).bit_length() > 4000 or val.denominator.bit_length() > 4000:
+        raise UsageError(f"{name} is too large to handle: {shown(text)}")
     return val
 
 
@@ -35,7 +47,7 @@ def probability(text: str, name: str) -> Fraction:
     """A switching probability: exact, strictly between 0 and 1."""
     v = exact_number(text, name)
     if not 0 < v < 1:
-        raise UsageError(f"{name} must lie in the open interval (0, 1), got {text}")
+        raise UsageError(f"{name} must lie in the open interval (0, 1), got {shown(str(text).strip())}")
     return v
 
 
@@ -63,33 +75,225 @@ def bounded(value: Fraction, name: str, limit: float = 1e6) -> Fraction:
     return value
 
 
-def output_file(path, name: str = "--json"):
-    """Refuse, before any work, an output file path that cannot be written: a directory, or a file in the
-    way of its folder (what `write_atomic` would only find out at the end of a long run)."""
+# ------------------------------------------------------------------------------------------------ output paths
+# Every path a command writes is validated here, before any import of the heavy layers and before any work:
+# a refusal is a UsageError (one line on stderr, exit 2) and nothing has been created. Validation only
+# looks; folders are created when the command writes (`make_folder`).
+
+#: trees that are not ordinary storage: a write there is never what the user meant (root may even succeed)
+FORBIDDEN_ROOTS = ("/proc", "/sys", "/dev")
+#: longest name of one path component, and of a whole path, in bytes (Linux NAME_MAX, PATH_MAX - 1)
+NAME_MAX, PATH_MAX = 255, 4095
+
+
+def shown(text, limit: int = 60) -> str:
+    """A user-supplied string for an error message: quoted, escaped (so it stays on one line), shortened."""
+    r = repr(str(text))
+    return r if len(r) <= limit else r[: limit - 4] + "...'"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 claim', '2 claims' (`words` for irregular plurals)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def _check_text(text, name: str) -> str:
+    """The checks that need no file system: empty, control characters, encoding, length."""
     import os
 
-    p = os.path.abspath(os.fspath(path))
-    if os.path.isdir(p):
-        raise UsageError(f"{name} {path!r} is a directory, expected a file path")
-    parent = os.path.dirname(p)
-    while parent and not os.path.exists(parent):
-        parent = os.path.dirname(parent)
-    if parent and not os.path.isdir(parent):
-        raise UsageError(f"{name} {path!r}: {parent!r} exists and is not a directory")
-    return path
+    if text is None or not isinstance(text, (str, os.PathLike)):
+        raise UsageError(f"{name} needs a path")
+    text = os.fspath(text)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if not text.strip():
+        raise UsageError(f"{name} is empty: give a path")
+    if "\x00" in text:
+        raise UsageError(f"{name} {shown(text)} contains a NUL character")
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        # legal in Linux names, but a newline or tab in a file name is almost always a quoting accident
+        raise UsageError(f"{name} {shown(text)} contains a control character (newline, tab, ...)")
+    try:
+        raw = os.fsencode(text)
+    except UnicodeError:
+        raise UsageError(f"{name} {shown(text)} cannot be encoded as a file name") from None
+    long = [c for c in raw.split(b"/") if len(c) > NAME_MAX]
+    if long:
+        raise UsageError(f"{name} {shown(text)}: a name is {len(long[0])} bytes long, at most {NAME_MAX} are allowed")
+    if len(os.fsencode(os.path.abspath(text))) > PATH_MAX:
+        raise UsageError(f"{name} {shown(text)} is longer than {PATH_MAX} bytes")
+    return text
+
+
+def _check_root(text: str, name: str) -> None:
+    import os
+
+    for p in {os.path.abspath(text), os.path.realpath(text)}:
+        for root in FORBIDDEN_ROOTS:
+            if p == root or p.startswith(root + "/"):
+                raise UsageError(f"{name} {shown(text)} is under {root}, which is not a place for output files")
+
+
+def _absolute(text: str) -> str:
+    """`text` made absolute *without* normalizing it: "file/.." must stay a path through a file (the kernel
+    refuses it), not collapse to the folder of the file as os.path.abspath would make it."""
+    import os
+
+    return text if os.path.isabs(text) else os.path.join(os.getcwd(), text)
+
+
+def _nearest_existing(path: str) -> str:
+    """The closest ancestor of `path` (itself included) that exists; a dangling symlink counts as existing."""
+    import os
+
+    p = path
+    while not os.path.lexists(p):
+        parent = os.path.dirname(p)
+        if parent == p:
+            break
+        p = parent
+    return p
+
+
+def _check_creatable(text: str, name: str, path: str, what: str) -> None:
+    """`path` does not exist: its nearest existing ancestor must be a writable folder."""
+    import os
+
+    anc = _nearest_existing(os.path.dirname(path))
+    if not os.path.exists(anc):
+        raise UsageError(f"{name} {shown(text)}: {shown(anc)} is a broken symbolic link")
+    if not os.path.isdir(anc):
+        raise UsageError(f"{name} {shown(text)}: {shown(anc)} is a file, so it cannot hold the {what}")
+    if not os.access(anc, os.W_OK | os.X_OK):
+        raise UsageError(f"{name} {shown(text)}: cannot create the {what}, {shown(anc)} is not writable")
+
+
+def output_dir(text, name: str = "--out", *, files=(), folders=()):
+    """Validate, before any work, a folder the command will write into (missing folders may be created).
+
+    `files` / `folders`: names the command writes inside it; one that exists with the wrong kind (a folder
+    where a file is meant, a file where a folder is meant) is refused too. Returns the path as given."""
+    import os
+
+    text = _check_text(text, name)
+    _check_root(text, name)
+    path = _absolute(text)
+    if os.path.lexists(path) and not os.path.exists(path):
+        raise UsageError(f"{name} {shown(text)} is a broken symbolic link")
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise UsageError(f"{name} {shown(text)} is a file, expected a folder")
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise UsageError(f"{name} {shown(text)} is a folder that is not writable")
+        for f in files:
+            if os.path.isdir(os.path.join(path, f)):
+                raise UsageError(f"{name} {shown(text)}: {shown(f)} inside it is a folder, but a file is written there")
+        for d in folders:
+            sub = os.path.join(path, d)
+            if os.path.lexists(sub) and not os.path.isdir(sub):
+                raise UsageError(f"{name} {shown(text)}: {shown(d)} inside it is a file, but a folder is written there")
+            if os.path.isdir(sub) and not os.access(sub, os.W_OK | os.X_OK):
+                raise UsageError(f"{name} {shown(text)}: the folder {shown(d)} inside it is not writable")
+    else:
+        _check_creatable(text, name, path, "folder")
+    return text
+
+
+def output_file(text, name: str = "--out"):
+    """Validate, before any work, a file the command will write (replaced atomically; missing parent
+    folders may be created): not a folder, not a device, its folder exists or can be created."""
+    import os
+    import stat
+
+    text = _check_text(text, name)
+    _check_root(text, name)
+    if text.endswith(("/", os.sep)) or os.path.basename(text) in (".", ".."):
+        raise UsageError(f"{name} {shown(text)} names a folder, expected a file")
+    path = _absolute(text)
+    if os.path.lexists(path) and not os.path.exists(path):
+        raise UsageError(f"{name} {shown(text)} is a broken symbolic link")
+    if os.path.exists(path):
+        if os.path.isdir(path):
+            raise UsageError(f"{name} {shown(text)} is a folder, expected a file")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise UsageError(f"{name} {shown(text)} is not a regular file")
+        if not os.access(os.path.dirname(path), os.W_OK | os.X_OK):
+            raise UsageError(f"{name} {shown(text)}: its folder is not writable")
+    else:
+        _check_creatable(text, name, path, "file")
+    return text
+
+
+def make_folder(path) -> None:
+    """Create a validated output folder (and its parents)."""
+    import os
+
+    os.makedirs(os.fspath(path), exist_ok=True)
 
 
 def write_atomic(path, text: str | bytes) -> None:
-    """Write a file via a temporary sibling and rename, so an interrupted run leaves nothing half-written."""
+    """Write a validated output file via a temporary sibling and rename (an interrupted run leaves nothing
+    half-written); missing parent folders are created."""
     import os
 
     path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.exists(path) and os.path.isdir(path):
-        raise UsageError(f"{path} is a directory, expected a file path")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise UsageError(f"cannot create folder for {path}: a file is in the way") from None
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     from local2global.numeric.infra.atomic import atomic_write
     atomic_write(path, text)
+
+
+# ------------------------------------------------------------------------------------------------ shared options
+def add_json_flag(parser, what: str = "the result") -> None:
+    """`--json`: a flag, the same in every command: print `what` as JSON on stdout instead of text. (A value
+    after it, the old `--json FILE` of `check` and `flow --suite`, is refused by `cli.main` with the option
+    that writes a file instead: the module's `JSON_FILE_HINT`.)"""
+    parser.add_argument("--json", action="store_true", help=f"print {what} as JSON on stdout instead of text")
+
+
+def json_value_error(argv, hint: str = "") -> str | None:
+    """The message refusing `--json VALUE` / `--json=VALUE` in `argv` (None if there is none)."""
+    for i, a in enumerate(argv):
+        value = a.split("=", 1)[1] if a.startswith("--json=") else (
+            argv[i + 1] if a == "--json" and i + 1 < len(argv) and not argv[i + 1].startswith("-") else None)
+        if value is not None:
+            return (f"--json is a flag (JSON on stdout) and takes no value, got {shown(value)}; "
+                    + (f"to write a file use {hint}" if hint else "redirect stdout to keep it"))
+    return None
+
+
+def progress_enabled() -> bool:
+    """Progress bars and step counters only on a terminal: never on piped or redirected stderr."""
+    import sys
+
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class TerminalProgress:
+    """Progress of a multi-step job on a terminal: one line per step, a tqdm bar for the steps that go item
+    by item (`progress(step, done, total, item)`, the callback of `pipeline.run_all`). Use only when
+    `progress_enabled()`: nothing of it must reach piped output."""
+
+    def __init__(self, prefix: str = "l2g"):
+        import sys
+        self.prefix, self.file, self.bar, self.step = prefix, sys.stderr, None, None
+
+    def __call__(self, step, done=None, total=None, item=""):
+        if total is None:
+            self.close()
+            print(f"[{self.prefix}] {step}", file=self.file, flush=True)
+            return
+        if self.bar is None or self.step != step:
+            from tqdm import tqdm
+            self.close()
+            self.step = step
+            self.bar = tqdm(total=total, desc=f"[{self.prefix}] {step}", file=self.file, leave=True)
+        self.bar.set_postfix_str(item, refresh=False)
+        self.bar.update(done - self.bar.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+        self.bar = self.step = None

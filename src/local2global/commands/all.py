@@ -1,16 +1,26 @@
-"""`l2g all`: the main job (checks, report, figures, derivations + PDF, notebooks) into ./build."""
+"""`l2g all`: the main job (checks, report, figures, derivations + PDF, notebooks) into the folder `--out`
+(default ./build); every path it writes is validated before any work."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from ._common import UsageError, integer, precision
+from ._common import TerminalProgress, UsageError, integer, output_dir, plural, precision, progress_enabled
 
 NAME = "all"
 HELP = "the main job: proof checks, report, figures, derivations (PDF if pdflatex is installed), notebooks"
+SUMMARY = 'the main job: checks, report, figures, derivations (+ PDF), notebooks into ./build'
+EXAMPLE = "l2g all --no-figures"
+EPILOG = ("--only restricts the checks (same selectors as `l2g check --only`: ids, prefixes, paper labels) and\n"
+          "then needs --out, so a partial run never replaces the full build.")
+
+#: what `--out` receives
+OUT_FILES = ("checks.json", "report.md", "report.json", "dependencies.png", "dependencies.pdf",
+             "derivations.tex", "derivations.pdf")
+OUT_FOLDERS = ("figures", "fragments", "notebooks")
 
 
 def add_arguments(p):
-    p.add_argument("--out", default="build", metavar="DIR", help="output folder (default ./build)")
+    p.add_argument("--out", default=None, metavar="DIR", help="output folder (default ./build)")
+    p.add_argument("--only", nargs="+", metavar="SEL", help="run only these checks (ids, prefixes, paper labels); "
+                                                            "needs --out")
     p.add_argument("--dps", default="50", help="working precision of the sampled checks (default 50)")
     p.add_argument("--workers", default=None, metavar="N",
                    help="processes running the checks (default: one per CPU core; the results do not depend on it)")
@@ -20,20 +30,32 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    from local2global.proofs.outputs.pipeline import progress_writer, run_all
-    from local2global.proofs.outputs.table import summary_line
-
-    out = Path(args.out)
-    for part in (out, *out.parents):
-        if part.exists():
-            if not part.is_dir():
-                raise UsageError(f"--out {args.out!r}: {str(part)!r} exists and is not a directory")
-            break
+    if args.only and args.out is None:
+        raise UsageError("--only runs part of the checks: pass --out DIR as well, so the full build in ./build "
+                         "is not replaced by a partial one")
+    out = output_dir(args.out if args.out is not None else "build", "--out", files=OUT_FILES, folders=OUT_FOLDERS)
     dps = precision(args.dps, lo=30, hi=200)
     workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
-    records, steps = run_all(out, dps=dps, figures=not args.no_figures, notebooks=not args.no_notebooks,
-                             pdf=not args.no_pdf, progress=progress_writer(), workers=workers)
+    from local2global.proofs import select
+    try:
+        claim_ids = [c.id for c in select(args.only)] if args.only else None
+    except KeyError as ex:
+        raise UsageError(str(ex.args[0])) from None
+    if not args.no_figures:
+        from .figures import FIGURES, validate_caches
+        output_dir(f"{out}/figures", "--out", files=[f"{n}.{e}" for n in FIGURES for e in ("pdf", "png")])
+        validate_caches(None)
+
+    from local2global.proofs.outputs.pipeline import run_all
+    from local2global.proofs.outputs.table import summary_line
+    progress = TerminalProgress("l2g all") if progress_enabled() else None
+    try:
+        records, steps = run_all(out, dps=dps, figures=not args.no_figures, notebooks=not args.no_notebooks,
+                                 pdf=not args.no_pdf, progress=progress, workers=workers, claim_ids=claim_ids)
+    finally:
+        if progress is not None:
+            progress.close()
     for s in steps:
-        print(f"{s.name:10s} " + (f"skipped: {s.skipped}" if s.skipped else f"{len(s.paths)} file(s) in {out}"))
+        print(f"{s.name:10s} " + (f"skipped: {s.skipped}" if s.skipped else f"{plural(len(s.paths), 'file')} in {out}"))
     print(summary_line(records))
     return 1 if any(r.status == "failed" for r in records) else 0

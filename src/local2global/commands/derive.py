@@ -1,75 +1,58 @@
 """`l2g derive`: write the derivations document (derivations.tex and one fragment per result).
 
-The document is built in memory first (`proofs.derivations.build_document`), then every file is
-written to a temporary name in the target directory and renamed, so a failed run leaves either
-the previous files or the new ones, never half a file. A `--pdf` flag (compile with pdflatex)
-plugs in after `write_outputs`: add the argument in `add_arguments` and call the compiler on the
-returned path of derivations.tex.
+The output folder `--out` is validated before any work; the document is built in memory first
+(`proofs.derivations.build_document`), then every file is written to a temporary name in the target
+folder and renamed, so a failed run leaves either the previous files or the new ones, never half a
+file. `--pdf` compiles derivations.pdf next to it (pdflatex).
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from ._common import UsageError
+from ._common import UsageError, output_dir as _output_dir, plural, shown
 
 NAME = "derive"
 HELP = "write the LaTeX derivations (derivations.tex, fragments/<id>.tex) to --out (default ./build)"
+SUMMARY = 'write the LaTeX derivations (derivations.tex, fragments/)'
+EXAMPLE = "l2g derive --out build --pdf"
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--out", default="build", metavar="DIR", help="output directory (default: ./build)")
     parser.add_argument("--records", default=None, metavar="FILE",
-                        help="JSON of `l2g check --json` to show claim statuses "
-                             "(default: DIR/checks.json if it exists)")
+                        help="claim records to show their statuses: the checks.json of `l2g check` / `l2g all`, "
+                             "or `l2g check --json > FILE` (default: DIR/checks.json if it exists)")
     parser.add_argument("--pdf", action="store_true", help="also compile derivations.pdf with pdflatex")
 
 
 def output_dir(text: str) -> Path:
-    """Validate the output directory before any work: refused if it (or an ancestor) is a file."""
-    out = Path(text)
-    for part in (out, *out.parents):
-        if part.exists():
-            if not part.is_dir():
-                raise UsageError(f"--out {text!r}: {str(part)!r} exists and is not a directory")
-            if not os.access(part, os.W_OK | os.X_OK):
-                raise UsageError(f"--out {text!r}: {str(part)!r} is not writable")
-            break
-    frag = out / "fragments"
-    if frag.exists() and not frag.is_dir():
-        raise UsageError(f"{str(frag)!r} exists and is not a directory")
-    return out
+    """Validate the output folder before any work (`_common.output_dir`: a writable folder or one that can be
+    created; derivations.tex, derivations.pdf and fragments/ inside it of the right kind)."""
+    return Path(_output_dir(text, "--out", files=("derivations.tex", "derivations.pdf"), folders=("fragments",)))
 
 
 def make_output_dir(out: Path) -> None:
-    try:
-        (out / "fragments").mkdir(parents=True, exist_ok=True)
-    except OSError as ex:
-        raise UsageError(f"cannot create output directory {str(out)!r}: {ex.strerror or ex}") from None
+    (out / "fragments").mkdir(parents=True, exist_ok=True)     # validated: an OSError here is the machine's
 
 
 def write_outputs(out: Path, doc) -> Path:
     """Write the fragments, then the full document; returns the path of derivations.tex."""
     from local2global.proofs.outputs.derivations import write_document
-    try:
-        return write_document(out, doc)
-    except OSError as ex:
-        raise UsageError(f"cannot write to {str(out)!r}: {ex.strerror or ex}") from None
+    return write_document(out, doc)
 
 
 def run(args) -> int:
     import sys
 
-    from local2global.proofs.outputs import derivations
+    out = output_dir(args.out)                      # before any heavy import: a refusal is instant
+    if args.records is not None and not (args.records.strip() and Path(args.records).is_file()):
+        raise UsageError(f"--records {shown(args.records)} is not a file")
     from local2global.proofs.outputs import pdf as _pdf
-
     if args.pdf and _pdf.pdflatex_path() is None:
-        raise UsageError(_pdf.missing_message())
+        raise UsageError(_pdf.missing_message("run without --pdf"))
 
-    out = output_dir(args.out)
+    from local2global.proofs.outputs import derivations
     records_path = Path(args.records) if args.records else out / derivations.RECORDS_NAME
-    if args.records and not records_path.is_file():
-        raise UsageError(f"--records {args.records!r} is not a file")
     try:
         records = derivations.load_records(records_path)
     except ValueError as ex:
@@ -77,7 +60,8 @@ def run(args) -> int:
     doc = derivations.build_document(records, fig_dir=out / "figures", tex_dir=out)   # all in memory first
     make_output_dir(out)
     main = write_outputs(out, doc)
-    print(f"wrote {main} ({len(doc.fragments)} sections) and {len(doc.fragments)} fragments in {out / 'fragments'}")
+    n = len(doc.fragments)
+    print(f"wrote {main} ({plural(n, 'section')}) and {plural(n, 'fragment')} in {out / 'fragments'}")
     if args.pdf:
         try:
             print(f"wrote {_pdf.compile_pdf(main, out)}")

@@ -9,10 +9,12 @@ import json
 
 from fractions import Fraction
 
-from ._common import UsageError, exact_number, precision, probability
+from ._common import UsageError, add_json_flag, computation_error, exact_number, precision, probability
 
 NAME = "eval"
 HELP = "evaluate A, b*, the reduced loss, its gradient and Hessian (and with --b the loss in R^3) at a point"
+SUMMARY = 'A, b*, the reduced loss, its gradient and Hessian at one point'
+EXAMPLE = "l2g eval --p 0.2 --q 0.3 --e 1 --w 0.5"
 
 #: largest |e|, |w|, |b| accepted (A = e^2(1+2w|w|) then stays far inside what mpmath handles quickly)
 LIMIT = 1e4
@@ -27,7 +29,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--a", default=None, help="attention scalar a (Sec. 4.1): evaluate in R^3 = (e, w, a) "
                         "and with --b in R^4; vectors and matrices then use the order e, w, a, b")
     parser.add_argument("--dps", default="50", help="significant digits (15..1000, default 50)")
-    parser.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
+    add_json_flag(parser, "the values")
 
 
 def _bounded(value: Fraction, name: str) -> Fraction:
@@ -92,11 +94,15 @@ def run(args) -> int:
             res = attention_point(p, q, e, w, a, b, dps)
         except (ValueError, TypeError) as ex:
             raise UsageError(str(ex).splitlines()[0]) from None
+        except ArithmeticError as ex:
+            raise computation_error("the values at this point", ex, dps) from None
         print(json.dumps(res, indent=2) if args.json else _table_attention(res))
         return 0
     try:
         res = evaluate_point(p, q, e, w, b, dps)
     except (ValueError, TypeError) as ex:          # invariants refused by the numeric layer
         raise UsageError(str(ex).splitlines()[0]) from None
+    except ArithmeticError as ex:
+        raise computation_error("the values at this point", ex, dps) from None
     print(json.dumps(res, indent=2) if args.json else _table(res))
     return 0

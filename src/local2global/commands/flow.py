@@ -1,16 +1,29 @@
 """`l2g flow`: where the gradient flow from one start ends (Thm 2 / Thm 8), predicted and integrated;
-`l2g flow --suite`: the boundary verification suite (both sides of every basin boundary at 10^-k)."""
+`l2g flow --suite`: the boundary verification suite (both sides of every basin boundary at 10^-k).
+
+A single flow prints (text, or `--json`) and writes nothing; the suite prints one line per start (or
+`--json`) and `--out FILE` writes its JSON to FILE (validated before any work)."""
 from __future__ import annotations
 
 import json
 import sys
 
-from ._common import UsageError, bounded, exact_number, integer, output_file, precision, probability, write_atomic
+from ._common import (UsageError, add_json_flag, bounded, computation_error, exact_number, integer, output_file,
+                      plural, precision, probability, progress_enabled, write_atomic)
 
 NAME = "flow"
 HELP = ("Gradient flow in R^2 from (e0, w0): the basin of Thm 2/8, the analytic limit (energy contour "
         "∩ critical set) and an independent high-precision integration, with the energy drift; "
         "--suite runs the boundary verification suite instead.")
+SUMMARY = 'gradient flow from one start (basin, limit, integration); --suite: the boundary suite'
+EXAMPLE = "l2g flow --p 0.9 --q 0.9 --e0 0.5 --w0 -0.5"
+EPILOG = "the boundary suite: l2g flow --suite --out build/boundary_suite.json"
+
+JSON_FILE_HINT = "--out FILE with --suite (a single flow writes nothing)"
+#: the distances 10^-k of the suite's starts from each boundary
+SUITE_KS = (1, 5, 10, 15, 20)
+_SINGLE = ("p", "q", "e0", "w0", "a0")
+_SUITE = ("out", "integrate_k", "jobs")
 
 
 def add_arguments(parser):
@@ -20,20 +33,33 @@ def add_arguments(parser):
     parser.add_argument("--w0", help="initial feed-forward scalar w0 (|w0| <= 10)")
     parser.add_argument("--a0", default=None, help="initial attention scalar a0 (|a0| <= 10): flow in R^3 = (e, w, a) "
                         "(Sec. 4.1; limit class may be 'station'; no closed-form basin prediction)")
-    parser.add_argument("--dps", default=None, help="working precision in digits (15..100; default 30, suite 50)")
-    parser.add_argument("--json", nargs="?", const="-", metavar="FILE",
-                        help="print JSON (or, with --suite, write it to FILE)")
+    parser.add_argument("--dps", default=None,
+                        help="working precision in digits (15..100, default 30; with --suite 30..100, default 50)")
+    add_json_flag(parser, "the report (with --suite: the rows)")
     parser.add_argument("--suite", action="store_true",
                         help="boundary suite: p=q=0.9, p=q=0.1, (0.6, 0.8), (0.2, 0.3); k = 1, 5, 10, 15, 20")
-    parser.add_argument("--integrate-k", default="20",
-                        help="suite: the k whose starts are also integrated (comma list, default 20)")
+    parser.add_argument("--out", default=None, metavar="FILE", help="suite: write the rows as JSON to FILE")
+    parser.add_argument("--integrate-k", default=None,
+                        help="suite: the k whose starts are also integrated (comma list of 1, 5, 10, 15, 20; default 20)")
     parser.add_argument("--jobs", default=None,
                         help="suite: worker processes (default: one per CPU core; results do not depend on it)")
 
 
+def _opt(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
 def run(args) -> int:
     if args.suite:
+        stray = [_opt(n) for n in _SINGLE if getattr(args, n) is not None]
+        if stray:
+            raise UsageError(f"{', '.join(stray)} {'does' if len(stray) == 1 else 'do'} not apply to --suite "
+                             "(it runs its own chains and starts)")
         return _suite(args)
+    stray = [_opt(n) for n in _SUITE if getattr(args, n) is not None]
+    if stray:
+        raise UsageError(f"{', '.join(stray)} {'applies' if len(stray) == 1 else 'apply'} only with --suite "
+                         "(a single flow writes nothing: use --json and redirect stdout to keep it)")
     missing = [n for n in ("p", "q", "e0", "w0") if getattr(args, n) is None]
     if missing:
         raise UsageError("the following arguments are required: " + ", ".join("--" + m for m in missing))
@@ -45,44 +71,88 @@ def run(args) -> int:
     if args.a0 is not None:
         a0 = bounded(exact_number(args.a0, "--a0"), "--a0", 10)
         from local2global.numeric.dynamics.basins import attention_flow
-        rep = attention_flow(p, q, e0, w0, a0, dps=dps)
-        if args.json:
-            print(json.dumps(rep, indent=2))
-        else:
-            it = rep["integrated"]
-            print(f"integrated limit:  {it['class']} at (e, w, a) = ({', '.join(it['limit'])}), t = {it['t']} "
-                  f"({it['status']}, {it['steps']} steps)\nenergy drift:      {rep['energy_drift']}")
-            print("\n".join(f"note: {n}" for n in rep["notes"]))
+        try:
+            rep = attention_flow(p, q, e0, w0, a0, dps=dps)
+        except (ValueError, ArithmeticError) as ex:
+            raise computation_error("the flow from this start", ex, dps) from None
+        print(json.dumps(rep, indent=2) if args.json else attention_text(rep))
         return 0
     from local2global.numeric.dynamics import basins    # heavy imports only after validation
-    rep = basins.flow_report(p, q, e0, w0, dps=dps, progress=sys.stderr.isatty())
+    try:
+        rep = basins.flow_report(p, q, e0, w0, dps=dps, progress=progress_enabled())
+    except (ValueError, ArithmeticError) as ex:       # e.g. mpmath's findroot not converging for w0 = 1e-50
+        raise computation_error("the flow from this start", ex, dps) from None
     print(json.dumps(rep, indent=2) if args.json else basins.flow_report_text(rep))
     return 0
 
 
+def attention_text(rep: dict) -> str:
+    """Text of `l2g flow --a0` (`attention_flow`'s report), with the same header as the flow in R^2."""
+    th = rep["theta0"]
+    it = rep["integrated"]
+    lines = [f"p = {rep['p']}, q = {rep['q']}, theta0 = (e, w, a) = ({th[0]}, {th[1]}, {th[2]}), dps = {rep['dps']}",
+             f"integrated limit:  {it['class']} at (e, w, a) = ({', '.join(it['limit'])}), t = {it['t']} "
+             f"({it['status']}, {it['steps']} steps)",
+             f"energy drift:      {rep['energy_drift']}"]
+    lines += [f"note: {n}" for n in rep["notes"]]
+    return "\n".join(lines)
+
+
+def _ks(text) -> tuple[int, ...]:
+    try:
+        ks = tuple(int(x) for x in str(text).split(",") if x.strip())
+    except ValueError:
+        raise UsageError(f"--integrate-k must be a comma list of integers, got {text!r}") from None
+    if not ks or any(k not in SUITE_KS for k in ks):
+        raise UsageError(f"--integrate-k must list values among {', '.join(map(str, SUITE_KS))}, got {text!r}")
+    return ks
+
+
 def _suite(args) -> int:
     dps = precision(args.dps or "50", lo=30, hi=100)
-    try:
-        ks = tuple(int(x) for x in args.integrate_k.split(",") if x.strip())
-    except ValueError:
-        raise UsageError(f"--integrate-k must be a comma list of integers, got {args.integrate_k!r}") from None
+    ks = _ks(args.integrate_k if args.integrate_k is not None else "20")
     jobs = integer(args.jobs, "--jobs", lo=1, hi=64) if args.jobs is not None else None    # None: one per core
-    if args.json and args.json != "-":
-        output_file(args.json)
+    if args.out is not None:
+        output_file(args.out, "--out")
     from local2global.numeric.dynamics import basins
+    from tqdm import tqdm
+    bar = tqdm(desc="boundary suite", unit="start", file=sys.stderr, leave=False, disable=not progress_enabled())
+
+    def progress(done, total):
+        bar.total = total
+        bar.update(done - bar.n)
+        if done in (0, total):
+            bar.refresh()                 # the first frame shows the total, the last one the full count
+
+    def say(line):
+        if args.json:
+            return
+        if not bar.disable and sys.stdout.isatty():
+            tqdm.write(line, file=sys.stdout)          # above the bar, not through it
+        else:
+            print(line, flush=True)
+
     rows = []
     bad = 0
-    for r in basins.boundary_suite(dps=dps, integrate_ks=ks, jobs=jobs):
-        rows.append(r)
-        bad += not r["agree"]
-        k = "-" if r["k"] is None else str(r["k"])
-        print(f"p={r['p']:5s} q={r['q']:5s} {r['boundary']:32s} {r['side']:8s} k={k:3s} theorem={r['theorem']:10s} "
-              f"predicted={r['predicted']:10s} integrated={str(r['integrated']):10s} {'ok' if r['agree'] else 'DISAGREE'}",
-              flush=True)
-    print(f"{len(rows)} starts, {bad} disagreements (dps {dps})")
-    if args.json and args.json != "-":
-        import mpmath as mp
-        clean = [{k: (mp.nstr(v, 6) if isinstance(v, mp.mpf) else ([mp.nstr(x, 25) for x in v] if k == "theta" else v))
-                  for k, v in r.items()} for r in rows]
-        write_atomic(args.json, json.dumps(clean, indent=2) + "\n")
+    try:
+        for r in basins.boundary_suite(ks=SUITE_KS, dps=dps, integrate_ks=ks, jobs=jobs, progress=progress):
+            rows.append(r)
+            bad += not r["agree"]
+            k = "-" if r["k"] is None else str(r["k"])
+            say(f"p={r['p']:5s} q={r['q']:5s} {r['boundary']:32s} {r['side']:8s} k={k:3s} theorem={r['theorem']:10s} "
+                f"predicted={r['predicted']:10s} integrated={str(r['integrated']):10s} {'ok' if r['agree'] else 'DISAGREE'}")
+    finally:
+        bar.close()
+    summary = f"{plural(len(rows), 'start')}, {plural(bad, 'disagreement')} (dps {dps})"
+    import mpmath as mp
+    clean = [{k: (mp.nstr(v, 6) if isinstance(v, mp.mpf) else ([mp.nstr(x, 25) for x in v] if k == "theta" else v))
+              for k, v in r.items()} for r in rows]
+    text = json.dumps(clean, indent=2) + "\n"
+    if args.json:
+        sys.stdout.write(text)
+        print(f"l2g: {summary}", file=sys.stderr)
+    else:
+        print(summary)
+    if args.out is not None:
+        write_atomic(args.out, text)
     return 1 if bad else 0

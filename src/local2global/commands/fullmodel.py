@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 
-from ._common import UsageError, bounded, exact_number, integer, probability
+from ._common import UsageError, add_json_flag, bounded, exact_number, integer, probability
 
 NAME = "fullmodel"
 HELP = ("full single-layer transformer vs the symbolic model at a canonical point: losses, gradients over "
         "(e, w[, a], b) and their differences")
+SUMMARY = 'the full torch transformer next to the symbolic model at a canonical point'
+EXAMPLE = "l2g fullmodel --p 0.2 --q 0.3 --e 1 --w 0.5 --N 4"
 
 #: |e|, |w|, |a|, |b| beyond this overflow float64 logits (e^2 (1 + 2w|w|) enters an exponential)
 LIMIT = 20
@@ -27,7 +29,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--b", default=None, help="bias b (default: the optimal bias b*, Lemma 5 / 13)")
     parser.add_argument("--d", default="2", help=f"embedding dimension d (1..{MAX_D}, default 2)")
     parser.add_argument("--N", default="5", help=f"sequence length N (1..{MAX_N}, default 5; 2^N sequences)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json_flag(parser, "the comparison")
 
 
 def _int(text: str, name: str, lo: int, hi: int) -> int:
