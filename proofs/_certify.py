@@ -25,8 +25,10 @@ import sympy as sp
 
 # The SymPy -> arb translator and the interval type live with the other evaluators (numeric code may
 # not import proofs/); the certifier drives them and re-exports them for its callers.
-from local2global.numeric.evaluate.arb import Iv, UNBOUNDED, arb_function, interval  # noqa: F401
+from local2global.numeric.evaluate.arb import Iv, UNBOUNDED, arb_function, interval
 from local2global.numeric.evaluate.arb import precision as _precision
+
+__all__ = ["Certificate", "Iv", "UNBOUNDED", "arb_function", "certify_sign", "interval"]
 
 
 @dataclass

@@ -18,15 +18,17 @@ Certified enclosures (`certified_probabilities`). Each probability is the sum of
 ball that contains the exact value, and both probabilities are computed from their own integrals (the
 small one is never 1 minus the large one; their sum containing 1 is a genuine check):
 
-- the Φ terms: Φ_σ(x) = erfc(-x/(σ√2))/2 in arb;
+- the Gaussian masses: P(w < -y) = erfc(y/(σ√2))/2 and P(-y < w < 0) = erf(y/(σ√2))/2, written for
+  y >= 0 only (SymPy rewrites erfc(-u) as 2 - erfc(u), which cancels catastrophically where erfc(u)
+  is tiny; `_compile` refuses any erf/erfc inside a sum);
 - near the saddle, g(w) = sqrt(h(w)) with h having a *double* zero at w_sad: the principal square root
   of h is not holomorphic on any complex neighbourhood of w_sad, and ball arithmetic on h cancels there
   (h ~ 2(w - w_sad)^2, a ball of radius r gives radius ~ 3r). With s = 2w^2 - 1 (s = 0 at w_sad,
   w = -sqrt((1+s)/2)) SymPy verifies h = a (s - log(1+s)) (a = 1/2 derived) and hence
   g = |s| sqrt(a ψ(s)), ψ(s) = (s - log(1+s))/s^2 = Σ_{n>=0} (-s)^n/(n+2), which is holomorphic
-  across s = 0 (|s| < 1). On the window s ∈ [s_R, 0] (w ∈ [w_sad, -1/2]; p+q > 1) or s ∈ [0, s_L]
-  (w ∈ [-7/8, w_sad]; p+q < 1) the integral is taken in s with `flint.acb.integral`, ψ by its series
-  with the tail bound |Σ_{n>=N}| <= |s|^N / ((N+2)(1-|s|));
+  across s = 0 (|s| < 1). On the window w ∈ [w_sad, -1/2] (p+q > 1; s ∈ [-1/2, 0]) or
+  w ∈ [-7/8, w_sad] (p+q < 1; s ∈ [0, 17/32]) the integral is taken in r = |s| ∈ [0, r_end] with
+  `flint.acb.integral`, ψ by its series with the tail bound |Σ_{n>=N}| <= |s|^N / ((N+2)(1-|s|));
 - away from the saddle, the derived g is translated as is (`numeric.evaluate.arb.acb_function`, whose
   log and sqrt forward acb.integral's `analytic` flag, so every integrand is proven holomorphic on the
   balls where Gauss-Legendre is applied). On w ∈ [-1/2, 0) (p+q > 1) the variable is w = -2^-v,
@@ -44,9 +46,9 @@ small one is never 1 minus the large one; their sum containing 1 is a genuine ch
 
 Precision: `dps` is the working precision in decimal digits (flint prec = ceil(dps log2 10) + 32 bits);
 each piece is integrated to relative tolerance 10^-dps, so an enclosure's relative radius is a few
-10^-dps. `certified_probabilities` guarantees (or raises) relative radius <= 10^-(dps/2), raising the
-precision once if needed. There is no exponent limit: arb's exponents are unbounded, and P(I*) at
-σ = 0.005, p+q > 1, is about 10^-3012.
+10^-dps. `certified_probabilities` guarantees (or raises) relative radius <= 10^-floor(dps/2), raising
+the precision once if needed. There is no exponent limit: arb's exponents are unbounded (P(I*) at
+σ = 0.005, p+q > 1, is 3.2·10^-3013; at σ = 1/1000, 4.1·10^-75261).
 
 A seeded Monte Carlo (`monte_carlo`) draws starts, names their basins with the theorem's sets and the
 analytic predictor, and integrates a few; `prob_report` compares it with the enclosures (z-scores).
@@ -66,7 +68,7 @@ from local2global.symbolic import _symbols as S
 from local2global.symbolic import basins as sbasins, energy as senergy
 
 from local2global.numeric.evaluate.arb import (acb_function, arb_rational, correct_digits, decimal_bounds,
-                                               endpoints, format_fraction, precision)
+                                               endpoints, precision)
 from local2global.numeric.dynamics.basins import _regime, classify_theorem, integrate_class, predict
 
 CLASSES = ("local_min", "global_min", "saddle", "local_max")
@@ -99,10 +101,11 @@ def _compile(expr: sp.Expr, symbols):
 def _model() -> dict:
     """SymPy integrands of the basin probabilities, built from the derived g and w_sad, compiled to acb.
 
-    Keys: "tail" (y, sigma) -> Φ_σ(-y), "mass0" (y, sigma) -> Φ_σ(0) - Φ_σ(-y) (y >= 0); "g" (w) -> g(w); "v_in"/"v_out" (v, sigma): the erf/erfc
-    integrands in w = -2^-v times dw/dv; "s_in"/"s_out" [side] (r, Psi, sigma): the integrands in
-    r = |s|, s = 2w^2 - 1, times |dw/dr|, with g = r sqrt(a Psi) on that side of the saddle; "w_in"/"w_out"
-    (w, G, sigma): the integrands in w for a given G = g(w); "minus_w_sad" () -> -w_sad; "a".
+    Keys: "tail" (y, sigma) -> Φ_σ(-y) and "mass0" (y, sigma) -> Φ_σ(0) - Φ_σ(-y), for y >= 0;
+    "g" (w) -> g(w); "minus_w_sad" () -> -w_sad; "v_in"/"v_out" (v, sigma): the erf/erfc integrands
+    in w = -2^-v times dw/dv; "s_in"/"s_out" [side] (r, Psi, sigma): the integrands in r = |s|,
+    s = 2w^2 - 1, times |dw/dr|, with g = r sqrt(a Psi) on that side of the saddle; "w_in"/"w_out"
+    (w, G, sigma): the integrands in w for a given G = g(w); "a": the derived factor in g^2 = a (s - log(1+s)).
     """
     w = S.w_neg
     g = senergy.g_of_w()
@@ -222,8 +225,7 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
         f = lambda z, an: fs(z, _psi(kappa * z, an), sig, analytic=an)  # noqa: E731
         # a rough magnitude (steers the tolerance only): the largest of 17 point values times a width
         # below the peak's (~σ), so that it stays below the integral
-        top = max((f(flint.acb(arb_rational(r_end * j / 16)), False).real.upper() for j in range(17)),
-                  key=lambda t: t)
+        top = max(f(flint.acb(arb_rational(r_end * j / 16)), False).real.upper() for j in range(17))
         return _integrate(f, 0, r_end, goal, scale=top * arb_rational(min(sigma, r_end)) / 64)
 
     res = {}
@@ -267,26 +269,29 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
     return res
 
 
+def _relative_radius(x: flint.arb) -> Fraction:
+    """An upper bound of rad(x)/|x| for a ball bounded away from 0 (infinite otherwise)."""
+    if not x.is_finite():
+        return Fraction(10**9)
+    lo, hi = endpoints(x)
+    if lo <= 0 <= hi:
+        return Fraction(10**9)
+    return (hi - lo) / 2 / min(abs(lo), abs(hi))
+
+
 @lru_cache(maxsize=64)
 def _certified(regime: int, sigma: Fraction, dps: int) -> dict:
+    # the promise: relative radius <= 10^-floor(dps/2); one retry with 64 more bits, then refuse
     target = Fraction(1, 10 ** (dps // 2))
     for extra in (0, 64):
         with precision(_bits(dps) + extra):
             r = _pieces(regime, sigma, dps)
-            ok = all(r[c].is_finite() and r[c].lower() > 0
-                     and Fraction(*_ratio(r[c])) <= target for c in ("local_min", "global_min"))
-        if ok:
+            tight = all(_relative_radius(r[c]) <= target for c in ("local_min", "global_min"))
+        if tight:
             return {"local_min": r["local_min"], "global_min": r["global_min"],
                     "saddle": flint.arb(0), "local_max": flint.arb(0), "prec": _bits(dps) + extra,
                     "ends": {k: r[k + "_info"] for k in ("local_min", "global_min")}}
-    raise ArithmeticError(f"enclosure wider than 10^-{dps // 2} relative at sigma = {sigma}")
-
-
-def _ratio(x: flint.arb) -> tuple[int, int]:
-    """(numerator, denominator) of an upper bound of rad(x)/|x| (x bounded away from 0)."""
-    lo, hi = endpoints(x)
-    r = (hi - lo) / 2 / min(abs(lo), abs(hi))
-    return r.numerator, r.denominator
+    raise ArithmeticError(f"could not certify the probabilities to 10^-{dps // 2} relative at sigma = {sigma}")
 
 
 def certified_probabilities(p, q, sigma, dps: int = 40) -> dict:
@@ -295,7 +300,7 @@ def certified_probabilities(p, q, sigma, dps: int = 40) -> dict:
     {"local_min": arb, "global_min": arb, "saddle": arb(0), "local_max": arb(0), "prec": bits,
     "ends": the V / L where the end pieces were cut}. p, q exact with p+q != 1 (Thm 2 if p+q > 1,
     Thm 8 if p+q < 1); sigma > 0 exact. Each ball contains the exact probability; relative radius
-    <= 10^-(dps/2) (typically a few 10^-dps). The balls are at `prec` bits: use them under
+    <= 10^-floor(dps/2) (typically a few 10^-dps), else ArithmeticError. The balls are at `prec` bits: use them under
     `numeric.evaluate.arb.precision(prec)` to keep their accuracy. Saddle and local-max basins
     (I_sad, Θmax) have measure zero: probability exactly 0.
     """

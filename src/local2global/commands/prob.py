@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from fractions import Fraction
 
 from ._common import UsageError, exact_number, precision, probability
@@ -48,6 +49,10 @@ def run(args) -> int:
     if p + q == 1:
         raise UsageError("Thms 2 and 8 assume p+q != 1: the basins (and their probabilities) are not defined there")
     from local2global.numeric.dynamics import gaussian
-    rep = gaussian.prob_report(p, q, sigma, dps=dps, mc=mc, seed=seed, progress=True)
+    try:
+        rep = gaussian.prob_report(p, q, sigma, dps=dps, mc=mc, seed=seed, progress=True)
+    except ArithmeticError as ex:      # the enclosure could not be made as tight as promised: say so, print nothing
+        print(f"l2g prob: {ex}", file=sys.stderr)
+        return 1
     print(json.dumps(rep, indent=2) if args.json else gaussian.prob_report_text(rep))
     return 0
