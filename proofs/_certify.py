@@ -9,207 +9,26 @@ lies strictly on the claimed side of 0, or when the interval of a constraint lie
 widest side, up to `max_depth`. A box that reaches `max_depth` unsettled makes the certification fail
 (never pass): the result reports it.
 
-`arb_function(expr, symbols)` is the SymPy -> arb translator: it walks the expression tree
-(Add, Mul, Pow, exp, log, sqrt, Abs, sign, rationals, pi, E) and evaluates on intervals.
-Precision is flint's working precision, set only inside `_precision` and restored afterwards.
+`arb_function(expr, symbols)` is the SymPy -> arb translator (`numeric.evaluate.arb`, re-exported here):
+it walks the expression tree (Add, Mul, Pow, exp, log, sqrt, Abs, sign, rationals, pi, E) and evaluates
+on intervals. Precision is flint's working precision, set only inside `_precision` and restored afterwards.
 
 Why arb and not mpmath.iv: arb has the elementary functions with rigorous enclosures, and its
 comparisons are three-valued by design (a ball straddling 0 is simply "not settled").
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
-import flint
 import sympy as sp
 
+# The SymPy -> arb translator and the interval type live with the other evaluators (numeric code may
+# not import proofs/); the certifier drives them and re-exports them for its callers.
+from local2global.numeric.evaluate.arb import Iv, UNBOUNDED, arb_function, interval
+from local2global.numeric.evaluate.arb import precision as _precision
 
-@contextmanager
-def _precision(bits: int):
-    old = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
-
-
-def _arb_rational(r) -> flint.arb:
-    r = sp.Rational(r)
-    return flint.arb(flint.fmpq(int(r.p), int(r.q)))
-
-
-def interval(lo, hi) -> "Iv":
-    """The closed interval [lo, hi] (exact rationals), endpoints rounded outward."""
-    return Iv(_arb_rational(lo).lower(), _arb_rational(hi).upper())
-
-
-class Iv:
-    """A closed interval [lo, hi] with exact arb endpoints; every operation rounds outward through arb.
-
-    Endpoint (not midpoint-radius) arithmetic: arb balls lose positivity on wide boxes
-    ((10 +- 6)^2 = 100 +- 156 straddles 0), intervals of monotone operations do not.
-    """
-
-    __slots__ = ("lo", "hi")
-
-    def __init__(self, lo: flint.arb, hi: flint.arb):
-        self.lo, self.hi = lo, hi
-
-    @staticmethod
-    def point(x: flint.arb) -> "Iv":
-        return Iv(x.lower(), x.upper())
-
-    @staticmethod
-    def hull(balls) -> "Iv":
-        if not all(b.is_finite() for b in balls):
-            return UNBOUNDED
-        lo, hi = balls[0].lower(), balls[0].upper()
-        for b in balls[1:]:
-            bl, bu = b.lower(), b.upper()
-            if bl < lo:
-                lo = bl
-            if bu > hi:
-                hi = bu
-        return Iv(lo, hi)
-
-    def finite(self) -> bool:
-        return self.lo.is_finite() and self.hi.is_finite()
-
-    def __add__(self, o: "Iv") -> "Iv":
-        if not (self.finite() and o.finite()):
-            return UNBOUNDED
-        return Iv((self.lo + o.lo).lower(), (self.hi + o.hi).upper())
-
-    def __neg__(self) -> "Iv":
-        return Iv(-self.hi, -self.lo)
-
-    def __mul__(self, o: "Iv") -> "Iv":
-        if not (self.finite() and o.finite()):
-            return UNBOUNDED
-        return Iv.hull([self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi])
-
-    def positive(self) -> bool:
-        return self.finite() and self.lo > 0
-
-    def negative(self) -> bool:
-        return self.finite() and self.hi < 0
-
-    def reciprocal(self) -> "Iv":
-        if self.positive() or self.negative():
-            return Iv.hull([1 / self.hi, 1 / self.lo])
-        return UNBOUNDED
-
-    def monotone(self, f) -> "Iv":
-        """f increasing on the interval (exp, log, sqrt, odd powers)."""
-        if not self.finite():
-            return UNBOUNDED
-        return Iv.hull([f(self.lo), f(self.hi)])
-
-    def ipow(self, n: int) -> "Iv":
-        if n < 0:
-            return self.ipow(-n).reciprocal()
-        if n == 0:
-            return Iv.point(flint.arb(1))
-        if n % 2 == 1 or self.lo >= 0:
-            return self.monotone(lambda x: x ** n)
-        if self.hi <= 0:
-            return (-self).ipow(n)
-        m = Iv.hull([self.lo ** n, self.hi ** n])
-        return Iv(flint.arb(0), m.hi)
-
-    def __str__(self) -> str:
-        return f"[{self.lo.str(6)}, {self.hi.str(6)}]"
-
-
-UNBOUNDED = Iv(flint.arb("-inf"), flint.arb("inf"))
-
-
-def _sqrt(x: Iv) -> Iv:
-    return x.monotone(lambda t: t.sqrt()) if x.finite() and x.lo >= 0 else UNBOUNDED
-
-
-def _log(x: Iv) -> Iv:
-    return x.monotone(lambda t: t.log()) if x.positive() else UNBOUNDED
-
-
-def _abs(x: Iv) -> Iv:
-    if x.lo >= 0:
-        return x
-    if x.hi <= 0:
-        return -x
-    return Iv(flint.arb(0), Iv.hull([-x.lo, x.hi]).hi)
-
-
-def _sign(x: Iv) -> Iv:
-    if x.positive():
-        return Iv.point(flint.arb(1))
-    if x.negative():
-        return Iv.point(flint.arb(-1))
-    return Iv(flint.arb(-1), flint.arb(1))
-
-
-def _pow(base: Iv, ex: sp.Expr, ev) -> Iv:
-    if ex.is_Integer:
-        return base.ipow(int(ex))
-    if ex == sp.S.Half:
-        return _sqrt(base)
-    if ex == -sp.S.Half:
-        return _sqrt(base).reciprocal()
-    return (ev(ex) * _log(base)).monotone(lambda t: t.exp())
-
-
-def arb_function(expr: sp.Expr, symbols):
-    """A callable (Iv, ...) -> Iv enclosing `expr` on intervals for `symbols` (SymPy -> arb translator)."""
-    symbols = tuple(symbols)
-    expr = sp.sympify(expr)
-    unknown = expr.free_symbols - set(symbols)
-    if unknown:
-        raise ValueError(f"free symbols not given an interval: {sorted(map(str, unknown))}")
-
-    def f(*ivs):
-        env = dict(zip(symbols, ivs))
-        memo: dict = {}
-
-        def ev(node):
-            if node in memo:
-                return memo[node]
-            if node in env:
-                out = env[node]
-            elif node.is_Rational:
-                out = Iv.point(_arb_rational(node)) if node.q == 1 else Iv.hull([_arb_rational(node)])
-            elif node is sp.pi:
-                out = Iv.hull([flint.arb.pi()])
-            elif node is sp.E:
-                out = Iv.hull([flint.arb(1).exp()])
-            elif node.is_Add:
-                out = ev(node.args[0])
-                for t in node.args[1:]:
-                    out = out + ev(t)
-            elif node.is_Mul:
-                out = ev(node.args[0])
-                for t in node.args[1:]:
-                    out = out * ev(t)
-            elif node.is_Pow:
-                out = _pow(ev(node.base), node.exp, ev)
-            elif isinstance(node, sp.exp):
-                out = ev(node.args[0]).monotone(lambda t: t.exp())
-            elif isinstance(node, sp.log) and len(node.args) == 1:
-                out = _log(ev(node.args[0]))
-            elif isinstance(node, sp.Abs):
-                out = _abs(ev(node.args[0]))
-            elif isinstance(node, sp.sign):
-                out = _sign(ev(node.args[0]))
-            else:
-                raise NotImplementedError(f"no arb translation for {type(node).__name__}: {node}")
-            memo[node] = out
-            return out
-
-        return ev(expr)
-
-    return f
+__all__ = ["Certificate", "Iv", "UNBOUNDED", "arb_function", "certify_sign", "interval"]
 
 
 @dataclass

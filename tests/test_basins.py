@@ -1,17 +1,14 @@
-"""Basins of Thms 2 and 8: theorem sets vs analytic predictor vs integration, boundaries, Gaussian
-probabilities, and the flow claims with their negative controls."""
+"""Basins of Thms 2 and 8: theorem sets vs analytic predictor vs integration, boundaries, and the flow
+claims with their negative controls (the Gaussian-initialization probabilities: test_gaussian_certified.py)."""
 from __future__ import annotations
 
-import json
 import random
 from fractions import Fraction
 
 import mpmath as mp
 import pytest
 
-from local2global.cli import main
 from local2global.numeric.dynamics import basins as nb
-from local2global.numeric.dynamics import gaussian
 from local2global.proofs import REGISTRY, Context, run_claim
 from local2global.proofs import claims_20_flow
 
@@ -87,46 +84,6 @@ def test_I_common_lies_in_the_global_basin_for_both_regimes():
             for pq in PAIRS:
                 assert nb.predict(*pq, th, dps=30).limit_class == "global_min"
     assert n > 5
-
-
-def test_gaussian_probabilities_sum_to_one_with_30_digits():
-    pr = gaussian.basin_probabilities(*P9, Fraction(1, 50), dps=40)
-    assert abs(pr["sum_minus_1"]) < mp.mpf(10) ** -35
-    assert pr["global_min"] < mp.mpf(10) ** -150       # P(I*) is astronomically small at sigma = 0.02
-
-
-@pytest.mark.parametrize("pq", (P9, P1), ids=("p+q>1", "p+q<1"))
-def test_gaussian_probability_matches_seeded_monte_carlo(pq):
-    sigma = Fraction(1)
-    pr = gaussian.basin_probabilities(*pq, sigma, dps=30)
-    mc = gaussian.monte_carlo(*pq, sigma, n=300, seed=1, integrate=1, dps=20)
-    f = mc["fractions"]["local_min"]
-    est = float(f)
-    se = (max(est * (1 - est), 1 / 300) / 300) ** 0.5
-    assert abs(est - float(pr["local_min"])) < 4 * se
-    assert mc["disagree_predictor"] == 0 and mc["disagree_integrated"] == 0
-
-
-def test_gaussian_high_probability_statement_for_small_sigma():
-    # sigma^2 << 1/sqrt2: local minimum w.h.p. for p+q > 1, global minimum w.h.p. for p+q < 1
-    assert gaussian.basin_probabilities(*P9, Fraction(1, 10), dps=30)["local_min"] > mp.mpf("0.999")
-    assert gaussian.basin_probabilities(*P1, Fraction(1, 10), dps=30)["global_min"] > mp.mpf("0.999")
-
-
-def test_l2g_prob_json_contract(capsys):
-    code = main(["prob", "--p", "0.9", "--q", "0.9", "--sigma", "0.02", "--dps", "35", "--json"])
-    out, _ = capsys.readouterr()
-    rep = json.loads(out)
-    assert code == 0 and set(rep) >= {"local_min", "global_min", "saddle", "local_max"}
-    assert all(isinstance(rep[k], str) for k in ("local_min", "global_min"))
-    assert len(rep["global_min"].split("e")[0].replace(".", "").lstrip("0")) >= 30
-
-
-def test_l2g_prob_rejects_p_plus_q_equal_one_and_bad_sigma(capsys):
-    assert main(["prob", "--p", "0.5", "--q", "0.5", "--sigma", "1"]) == 2
-    assert main(["prob", "--p", "0.9", "--q", "0.9", "--sigma", "-1"]) == 2
-    _, err = capsys.readouterr()
-    assert len(err.strip().splitlines()) == 2
 
 
 FLOW_CLAIMS = sorted(cid for cid, c in REGISTRY.items() if c.check.__module__ == claims_20_flow.__name__)

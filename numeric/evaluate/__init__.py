@@ -1,1 +1,2 @@
-"""Evaluators of the derived expressions: mpmath (any precision), the float64 engine, compilation."""
+"""Evaluators of the derived expressions: mpmath (any precision), arb balls (rigorous enclosures, `arb`), the
+float64 engine, compilation."""

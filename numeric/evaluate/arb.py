@@ -1,0 +1,463 @@
+r"""SymPy -> arb translation (python-flint ball arithmetic): rigorous enclosures of derived expressions.
+
+Two evaluators of the same SymPy trees, for two uses:
+
+- `arb_function(expr, symbols)`: interval (endpoint) arithmetic on closed real intervals `Iv`, every
+  operation rounded outward through arb. Used by the sign certifier (`proofs._certify`): on wide boxes
+  endpoint arithmetic keeps monotone operations tight where midpoint-radius balls would straddle 0.
+- `acb_function(expr, symbols)`: the holomorphic extension of a real expression, evaluated on complex
+  balls (acb), with the `analytic` flag of `flint.acb.integral`: when it is True the result is a
+  non-finite ball unless the extension is proven holomorphic on the input ball (log, sqrt and
+  non-integer powers forward the flag to arb's branch-cut checks; Abs and sign are holomorphic only on
+  balls strictly inside one half-plane). That is the contract under which `acb.integral` returns a
+  rigorous enclosure.
+
+Node types handled: Add, Mul, Pow, exp, log, sqrt, erf, erfc, Abs, sign, rationals, pi, E. Floats are
+refused (a float literal would carry binary noise into an exact expression). Precision is flint's
+working precision, set only inside `precision(bits)` and restored afterwards.
+
+Also the decimal rendering of enclosures (`correct_digits`, `decimal_bounds`): digits are printed
+only where the enclosure guarantees them.
+"""
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+from fractions import Fraction
+
+import flint
+import sympy as sp
+
+
+@contextmanager
+def precision(bits: int):
+    """flint's working precision set to `bits` inside the block, restored afterwards."""
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+def arb_rational(r) -> flint.arb:
+    """An exact rational (SymPy, Fraction, int) as an arb ball at the current precision."""
+    r = sp.Rational(r)
+    return flint.arb(flint.fmpq(int(r.p), int(r.q)))
+
+
+# ---------------------------------------------------------------------------------------------
+# real intervals with arb endpoints (the sign certifier's arithmetic)
+# ---------------------------------------------------------------------------------------------
+
+def interval(lo, hi) -> "Iv":
+    """The closed interval [lo, hi] (exact rationals), endpoints rounded outward."""
+    return Iv(arb_rational(lo).lower(), arb_rational(hi).upper())
+
+
+class Iv:
+    """A closed interval [lo, hi] with exact arb endpoints; every operation rounds outward through arb.
+
+    Endpoint (not midpoint-radius) arithmetic: arb balls lose positivity on wide boxes
+    ((10 +- 6)^2 = 100 +- 156 straddles 0), intervals of monotone operations do not.
+    """
+
+    __slots__ = ("lo", "hi")
+
+    def __init__(self, lo: flint.arb, hi: flint.arb):
+        self.lo, self.hi = lo, hi
+
+    @staticmethod
+    def point(x: flint.arb) -> "Iv":
+        return Iv(x.lower(), x.upper())
+
+    @staticmethod
+    def hull(balls) -> "Iv":
+        if not all(b.is_finite() for b in balls):
+            return UNBOUNDED
+        lo, hi = balls[0].lower(), balls[0].upper()
+        for b in balls[1:]:
+            bl, bu = b.lower(), b.upper()
+            if bl < lo:
+                lo = bl
+            if bu > hi:
+                hi = bu
+        return Iv(lo, hi)
+
+    def finite(self) -> bool:
+        return self.lo.is_finite() and self.hi.is_finite()
+
+    def __add__(self, o: "Iv") -> "Iv":
+        if not (self.finite() and o.finite()):
+            return UNBOUNDED
+        return Iv((self.lo + o.lo).lower(), (self.hi + o.hi).upper())
+
+    def __neg__(self) -> "Iv":
+        return Iv(-self.hi, -self.lo)
+
+    def __mul__(self, o: "Iv") -> "Iv":
+        if not (self.finite() and o.finite()):
+            return UNBOUNDED
+        return Iv.hull([self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi])
+
+    def positive(self) -> bool:
+        return self.finite() and self.lo > 0
+
+    def negative(self) -> bool:
+        return self.finite() and self.hi < 0
+
+    def reciprocal(self) -> "Iv":
+        if self.positive() or self.negative():
+            return Iv.hull([1 / self.hi, 1 / self.lo])
+        return UNBOUNDED
+
+    def monotone(self, f) -> "Iv":
+        """f increasing on the interval (exp, log, sqrt, odd powers)."""
+        if not self.finite():
+            return UNBOUNDED
+        return Iv.hull([f(self.lo), f(self.hi)])
+
+    def ipow(self, n: int) -> "Iv":
+        if n < 0:
+            return self.ipow(-n).reciprocal()
+        if n == 0:
+            return Iv.point(flint.arb(1))
+        if n % 2 == 1 or self.lo >= 0:
+            return self.monotone(lambda x: x ** n)
+        if self.hi <= 0:
+            return (-self).ipow(n)
+        m = Iv.hull([self.lo ** n, self.hi ** n])
+        return Iv(flint.arb(0), m.hi)
+
+    def __str__(self) -> str:
+        return f"[{self.lo.str(6)}, {self.hi.str(6)}]"
+
+
+UNBOUNDED = Iv(flint.arb("-inf"), flint.arb("inf"))
+
+
+def _sqrt(x: Iv) -> Iv:
+    return x.monotone(lambda t: t.sqrt()) if x.finite() and x.lo >= 0 else UNBOUNDED
+
+
+def _log(x: Iv) -> Iv:
+    return x.monotone(lambda t: t.log()) if x.positive() else UNBOUNDED
+
+
+def _abs(x: Iv) -> Iv:
+    if x.lo >= 0:
+        return x
+    if x.hi <= 0:
+        return -x
+    return Iv(flint.arb(0), Iv.hull([-x.lo, x.hi]).hi)
+
+
+def _sign(x: Iv) -> Iv:
+    if x.positive():
+        return Iv.point(flint.arb(1))
+    if x.negative():
+        return Iv.point(flint.arb(-1))
+    return Iv(flint.arb(-1), flint.arb(1))
+
+
+def _pow(base: Iv, ex: sp.Expr, ev) -> Iv:
+    if ex.is_Integer:
+        return base.ipow(int(ex))
+    if ex == sp.S.Half:
+        return _sqrt(base)
+    if ex == -sp.S.Half:
+        return _sqrt(base).reciprocal()
+    return (ev(ex) * _log(base)).monotone(lambda t: t.exp())
+
+
+def _check_symbols(expr, symbols):
+    unknown = expr.free_symbols - set(symbols)
+    if unknown:
+        raise ValueError(f"free symbols not given an interval: {sorted(map(str, unknown))}")
+
+
+def arb_function(expr: sp.Expr, symbols):
+    """A callable (Iv, ...) -> Iv enclosing `expr` on intervals for `symbols` (SymPy -> arb translator)."""
+    symbols = tuple(symbols)
+    expr = sp.sympify(expr)
+    _check_symbols(expr, symbols)
+
+    def f(*ivs):
+        env = dict(zip(symbols, ivs))
+        memo: dict = {}
+
+        def ev(node):
+            if node in memo:
+                return memo[node]
+            if node in env:
+                out = env[node]
+            elif node.is_Rational:
+                out = Iv.point(arb_rational(node)) if node.q == 1 else Iv.hull([arb_rational(node)])
+            elif node is sp.pi:
+                out = Iv.hull([flint.arb.pi()])
+            elif node is sp.E:
+                out = Iv.hull([flint.arb(1).exp()])
+            elif node.is_Add:
+                out = ev(node.args[0])
+                for t in node.args[1:]:
+                    out = out + ev(t)
+            elif node.is_Mul:
+                out = ev(node.args[0])
+                for t in node.args[1:]:
+                    out = out * ev(t)
+            elif node.is_Pow:
+                out = _pow(ev(node.base), node.exp, ev)
+            elif isinstance(node, sp.exp):
+                out = ev(node.args[0]).monotone(lambda t: t.exp())
+            elif isinstance(node, sp.log) and len(node.args) == 1:
+                out = _log(ev(node.args[0]))
+            elif isinstance(node, sp.Abs):
+                out = _abs(ev(node.args[0]))
+            elif isinstance(node, sp.sign):
+                out = _sign(ev(node.args[0]))
+            else:
+                raise NotImplementedError(f"no arb translation for {type(node).__name__}: {node}")
+            memo[node] = out
+            return out
+
+        return ev(expr)
+
+    return f
+
+
+# ---------------------------------------------------------------------------------------------
+# complex balls: holomorphic extensions for flint.acb.integral
+# ---------------------------------------------------------------------------------------------
+
+_NAN = None
+
+
+def _nan() -> flint.acb:
+    global _NAN
+    if _NAN is None:
+        _NAN = flint.acb(flint.arb("nan"), flint.arb("nan"))
+    return _NAN
+
+
+def _half_plane(x: flint.acb) -> int:
+    """+1 / -1 if the ball lies strictly in Re > 0 / Re < 0, else 0."""
+    re = x.real
+    if re > 0:
+        return 1
+    if re < 0:
+        return -1
+    return 0
+
+
+def _acb_abs(x: flint.acb, an: bool) -> flint.acb:
+    # |x| is not holomorphic; its extension from the real half-line is +-x on a strict half-plane.
+    side = _half_plane(x)
+    if side:
+        return x if side > 0 else -x
+    if not an and x.imag == 0:
+        return flint.acb(abs(x.real))
+    return _nan()
+
+
+def _acb_sign(x: flint.acb, an: bool) -> flint.acb:
+    side = _half_plane(x)
+    if side:
+        return flint.acb(side)
+    if not an and x.imag == 0:
+        return flint.acb(x.real.sgn())
+    return _nan()
+
+
+def _per_precision(make):
+    """A closure returning make() computed once per working precision (constants are balls)."""
+    cache: dict = {}
+
+    def const(v, an):
+        prec = flint.ctx.prec
+        out = cache.get(prec)
+        if out is None:
+            out = cache[prec] = make()
+        return out
+    return const
+
+
+def _acb_node(node, index: dict, inside_constant: bool = False):
+    """A closure (vals, an) -> acb for one SymPy node; `index` maps the argument symbols to positions."""
+    if node in index:
+        k = index[node]
+        return lambda v, an: v[k]
+    if node.is_Float:
+        raise TypeError(f"float literal {node} in an exact expression")
+    if node.is_Rational:
+        q = flint.fmpq(int(node.p), int(node.q))
+        return _per_precision(lambda: flint.acb(flint.arb(q)))
+    if node is sp.pi:
+        return _per_precision(lambda: flint.acb(flint.arb.pi()))
+    if node is sp.E:
+        return _per_precision(lambda: flint.acb(flint.arb(1).exp()))
+    if node.is_Atom:
+        raise ValueError(f"symbol {node} not given a ball")
+    if not inside_constant and not (node.free_symbols & set(index)):
+        # a constant subtree (log 2, sqrt 2, ...): real, evaluated once per precision; it does not depend
+        # on the integration variable, so the analytic flag does not concern it
+        inner = _acb_node(node, index, inside_constant=True)
+        return _per_precision(lambda: inner((), False))
+    kids = [_acb_node(a, index, inside_constant) for a in node.args]
+    if node.is_Add:
+        def add(v, an):
+            out = kids[0](v, an)
+            for k in kids[1:]:
+                out = out + k(v, an)
+            return out
+        return add
+    if node.is_Mul:
+        def mul(v, an):
+            out = kids[0](v, an)
+            for k in kids[1:]:
+                out = out * k(v, an)
+            return out
+        return mul
+    if node.is_Pow:
+        base, ex = kids[0], node.exp
+        if ex.is_Integer:
+            n = int(ex)
+            return lambda v, an: base(v, an) ** n
+        if ex == sp.S.Half:
+            return lambda v, an: base(v, an).sqrt(analytic=an)
+        if ex == -sp.S.Half:
+            return lambda v, an: base(v, an).rsqrt(analytic=an)
+        exk = kids[1]
+        return lambda v, an: base(v, an).pow(exk(v, an), analytic=an)
+    one = kids[0]
+    if isinstance(node, sp.exp):
+        return lambda v, an: one(v, an).exp()
+    if isinstance(node, sp.log) and len(node.args) == 1:
+        return lambda v, an: one(v, an).log(analytic=an)
+    if isinstance(node, sp.erf):
+        return lambda v, an: one(v, an).erf()
+    if isinstance(node, sp.erfc):
+        return lambda v, an: one(v, an).erfc()
+    if isinstance(node, sp.Abs):
+        return lambda v, an: _acb_abs(one(v, an), an)
+    if isinstance(node, sp.sign):
+        return lambda v, an: _acb_sign(one(v, an), an)
+    raise NotImplementedError(f"no acb translation for {type(node).__name__}: {node}")
+
+
+def acb_function(expr: sp.Expr, symbols):
+    """A callable f(*acb, analytic=False) -> acb: the holomorphic extension of the real expression `expr`.
+
+    With analytic=True the result is non-finite unless the extension is holomorphic on the input balls
+    (the `flint.acb.integral` contract). Constant subtrees (log 2, pi, ...) are evaluated once per
+    working precision.
+    """
+    symbols = tuple(symbols)
+    expr = sp.sympify(expr)
+    _check_symbols(expr, symbols)
+    index = {s: i for i, s in enumerate(symbols)}
+    node = _acb_node(expr, index)
+
+    def f(*vals, analytic: bool = False):
+        return node(vals, analytic)
+
+    return f
+
+
+# ---------------------------------------------------------------------------------------------
+# decimal rendering of enclosures: only guaranteed digits
+# ---------------------------------------------------------------------------------------------
+
+def exact_fraction(x: flint.arb) -> Fraction:
+    """The exact value of an exact arb (radius 0, e.g. an endpoint from lower()/upper()) as a Fraction."""
+    if not x.is_exact() or not x.is_finite():
+        raise ValueError(f"not an exact finite arb: {x}")
+    m, e = x.mid().man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2**-e)
+
+
+def endpoints(x: flint.arb) -> tuple[Fraction, Fraction]:
+    """[lo, hi] of a finite ball as exact Fractions (arb's outward-rounded bounds)."""
+    if not x.is_finite():
+        raise ValueError(f"not a finite ball: {x}")
+    return exact_fraction(x.lower()), exact_fraction(x.upper())
+
+
+def _exponent10(x: Fraction) -> int:
+    """floor(log10(x)) for x > 0, exactly."""
+    # a first guess from the bit lengths (no decimal string of a 10000-digit integer), then exact steps
+    k = math.floor((x.numerator.bit_length() - x.denominator.bit_length()) * math.log10(2))
+    while Fraction(10) ** k > x:
+        k -= 1
+    while Fraction(10) ** (k + 1) <= x:
+        k += 1
+    return k
+
+
+def _round_sig(x: Fraction, n: int, mode: str = "nearest") -> tuple[int, int]:
+    """x > 0 rounded to n significant digits: (m, k) with x ~ m * 10^(k-n+1), 10^(n-1) <= m < 10^n.
+
+    mode "nearest" (ties to even), "down" or "up"."""
+    k = _exponent10(x)
+    q = x / Fraction(10) ** (k - n + 1)
+    m = round(q) if mode == "nearest" else (q.numerator // q.denominator if mode == "down"
+                                             else -((-q.numerator) // q.denominator))
+    if m >= 10**n:
+        m, k = m // 10, k + 1
+    return m, k
+
+
+def _format(m: int, k: int, n: int, sign: str = "") -> str:
+    """The decimal m * 10^(k-n+1) with its n significant digits shown (fixed notation for -5 <= k < n)."""
+    digits = str(m)
+    if -5 <= k < n:
+        if k >= 0:
+            body = digits[:k + 1] + ("." + digits[k + 1:] if n > k + 1 else "")
+        else:
+            body = "0." + "0" * (-k - 1) + digits
+    else:
+        body = digits[0] + ("." + digits[1:] if n > 1 else "") + f"e{k:+d}"
+    return sign + body
+
+
+def format_fraction(x: Fraction, n: int, mode: str = "nearest") -> str:
+    """x rounded to n significant digits (nearest, down or up) as a decimal string that denotes exactly
+    the rounded value."""
+    if x == 0:
+        return "0"
+    if x < 0:
+        flip = {"down": "up", "up": "down"}.get(mode, mode)
+        return _format(*_round_sig(-x, n, flip), n, "-")
+    return _format(*_round_sig(x, n, mode), n)
+
+
+def correct_digits(x: flint.arb, max_digits: int) -> dict | None:
+    """The correctly rounded decimal value of every number in the ball x, with as many significant
+    digits (<= max_digits) as the ball guarantees, and a bound on its distance to them.
+
+    Returns {"value": str, "digits": n, "error": str} where `value` is the n-digit rounding shared by
+    both endpoints of x (so it is the correctly rounded value of the true number, which lies in x) and
+    `error` (2 digits, rounded up) bounds |true - value|. None if not even one digit is guaranteed.
+    """
+    lo, hi = endpoints(x)
+    if lo == hi == 0:
+        return {"value": "0", "digits": 0, "error": "0"}
+    if lo <= 0 <= hi or (lo < 0) != (hi < 0):
+        return None
+    sign, a, b = ("-", -hi, -lo) if hi < 0 else ("", lo, hi)
+    for n in range(max_digits, 0, -1):
+        ra, rb = _round_sig(a, n), _round_sig(b, n)
+        if ra == rb:
+            m, k = ra
+            val = Fraction(m) * Fraction(10) ** (k - n + 1)
+            err = max(abs(a - val), abs(b - val))
+            return {"value": _format(m, k, n, sign), "digits": n,
+                    "error": format_fraction(err, 2, "up") if err else "0"}
+    return None
+
+
+def decimal_bounds(x: flint.arb, digits: int) -> tuple[str, str]:
+    """Decimal strings [lo, hi] with `digits` significant digits, rounded outward: the interval they
+    denote exactly contains the ball x."""
+    lo, hi = endpoints(x)
+    return format_fraction(lo, digits, "down"), format_fraction(hi, digits, "up")
