@@ -9,7 +9,7 @@ The public surface, on one screen (names resolve lazily, so importing the packag
 - `classify_theorem`, `predict`, `compare`, `critical_class`, `integrate_class`, `boundary_suite`,
   `flow_report`, `attention_flow`, `limit_class`, `basin_slice`, `bisect_boundary`, `gaussian_fractions`
   (dynamics/basins): where the flows end, by the theorems, by prediction, by integration;
-- `basin_probabilities`, `prob_report` (dynamics/gaussian): Gaussian initialisations;
+- `certified_probabilities`, `prob_report` (dynamics/gaussian): Gaussian initialisations, certified (arb);
 - transformer/ (the full torch model, the canonical map, training) and infra/ (pools, cache, atomic
   writes) are subpackages, imported explicitly.
 """
@@ -24,7 +24,7 @@ _WHERE = {
     "critical_class": "dynamics.basins", "integrate_class": "dynamics.basins", "boundary_suite": "dynamics.basins",
     "flow_report": "dynamics.basins", "attention_flow": "dynamics.basins", "limit_class": "dynamics.basins",
     "basin_slice": "dynamics.basins", "bisect_boundary": "dynamics.basins", "gaussian_fractions": "dynamics.basins",
-    "basin_probabilities": "dynamics.gaussian", "prob_report": "dynamics.gaussian",
+    "certified_probabilities": "dynamics.gaussian", "prob_report": "dynamics.gaussian",
 }
 _MODULES = {"precision": "precision", "engine": "evaluate.engine"}
 

@@ -389,13 +389,19 @@ def _station(form, ctx):
     lam_ok = all(any(sp.simplify(x - y) == 0 for y in lam) for x in printed_lam)
     # strictness: one eigenvalue of each sign whenever p + q != 1 (their product is -(...)^2 (p+q-1)^2)
     prod = sp.factor(lam[1] * lam[2]) if len(lam) == 3 else None
-    ok_sym = lam_ok and derived == form and form["Theta_station"] == "saddle"
+    signs = {sp.sign(sp.simplify(x.subs(es, 1) / (p + q - 1))) for x in lam if sp.simplify(x) != 0}
+    strict = signs == {1, -1}          # one eigenvalue of each sign, times the factor p + q - 1 != 0
+    ok_sym = lam_ok and strict and derived == form
     ok_num, rows = _station_evidence(ctx, form)
-    ev = "; ".join(f"p={pp},q={qq},e={ee}: R3 {c3}, R4 {c4}, max|dL/(eps^2 lambda/2) - 1| = {mp.nstr(r, 3)}"
+    ev = "; ".join(f"p={pp}, q={qq}, e={ee}: R3 {c3}, R4 {c4}, max |dL/(eps^2 lambda/2) - 1| = {mp.nstr(r, 3)}"
                    for pp, qq, ee, c3, c4, r in rows[:3])
-    return Outcome(ok_sym and ok_num, "symbolic (Hessian eigenvalues) + high precision (50 digits, eps = 1e-8)",
-                   f"derived classes {derived}; eigenvalues {lam} (product {prod}); neighbourhood test at {len(rows)} "
-                   f"points (3 chains incl. p+q<1): {ev}")
+    shown = ", ".join(f"{k}: {v}" for k, v in sorted(derived.items()))
+    return Outcome(ok_sym and ok_num, "symbolic (Hessian eigenvalues on the whole station curve)",
+                   f"derived classes {shown}; eigenvalues of the reduced Hessian {', '.join(sp.sstr(x) for x in lam)} "
+                   f"(one of each sign when p + q != 1: {strict}); they equal the stated ones: {lam_ok}",
+                   checked_domain="every e != 0 on the station curve, every (p, q) with p + q != 1 (exact)",
+                   corroboration=f"neighbourhood test at {len(rows)} points (3 chains incl. p+q<1, {ctx.dps} digits, "
+                                 f"eps = 1e-8): {ev}")
 
 
 @claim("remark5.hessian", ref="Remark 5", title="Is the Hessian undefined on Theta_station?",
@@ -421,8 +427,9 @@ def _remark5(form, ctx):
     r4 = "undefined" if sp.simplify(jump) != 0 else "defined"
     derived = {"R3": r3, "R4": r4}
     return Outcome(derived == form, "symbolic",
-                   f"A(e,w,a) contains |1+ae^2|: {kink3}; jump of d z0/da across 1+ae^2=0 at w=-1/sqrt2: {jump} "
-                   f"(times F_cc = pi0 pi1 > 0 gives the jump of d^2L/da db); derived {derived}")
+                   f"A(e, w, a) contains |1 + ae^2|: {kink3}; jump of d z0/da across 1 + ae^2 = 0 at w = -1/sqrt 2: "
+                   f"{sp.sstr(jump)} (times F_cc = pi0 pi1 > 0 it is the jump of d^2 L/da db); derived: the Hessian in "
+                   f"R^3 is {r3}, in R^4 {r4}", checked_domain="the whole station curve (exact)")
 
 
 # --- Lemma 14: energy -----------------------------------------------------------------------------
