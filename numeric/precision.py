@@ -65,3 +65,19 @@ def limit_tolerances(dps: int, stationary: bool = False) -> dict:
         return dict(tol_e=t, tol_sad=t, tol_A=t)
     return dict(tol_e=mp.mpf(10) ** (-(dps // 2 - 3)), tol_sad=mp.mpf(10) ** (-(dps // 4)),
                 tol_A=mp.mpf(10) ** (-(dps // 2 - 3)))
+
+
+def limit_accuracy(dps: int, cls: str | None, stationary: bool = False) -> mp.mpf:
+    """How close a flow integrated at `dps` digits is guaranteed (by its stopping rule) to the critical point it
+    is named after: the tolerance of `limit_tolerances` for that class (the saddle's is the loosest)."""
+    tol = limit_tolerances(dps, stationary)
+    return tol["tol_sad"] if cls == "saddle" else max(tol["tol_e"], tol["tol_A"])
+
+
+def to_accuracy(x, acc) -> str:
+    """x as a decimal string with no digit beyond the absolute accuracy `acc` ("0" when |x| < acc)."""
+    if abs(x) < acc:
+        return "0"
+    decimals = int(mp.ceil(-mp.log10(acc)))
+    sig = max(1, decimals + int(mp.floor(mp.log10(abs(x)))) + 1)
+    return mp.nstr(x, sig, min_fixed=-mp.inf, max_fixed=mp.inf)

@@ -162,3 +162,23 @@ def test_integrated_trajectory_matches_an_independent_taylor_integrator(pq, th):
         sol = mp.odefun(lambda t, y: [-g for g in fl.grad(y)], 0, [mp.mpf(x.numerator) / x.denominator for x in th])
         worst = max(max(abs(a - b) for a, b in zip(y, sol(t))) for t, y in steps)
     assert worst < mp.mpf(10) ** -(dps // 2)
+
+
+def test_flow_report_agrees_with_its_prediction_on_starts_up_to_norm_5_in_both_regimes():
+    """Issue: a converged flow once reported class null (stopping rule and classifier used different
+    accuracies). Random starts with |theta_0| <= 5 (seeded), w0 < -2 included, p+q > 1 and p+q < 1."""
+    import random
+    from local2global.numeric.dynamics.basins import flow_report
+    rng = random.Random(20261201)
+    starts = [(Fraction(1), Fraction(-3)), (Fraction(1, 2), Fraction(-5)), (Fraction(-3), Fraction(-4))]
+    while len(starts) < 9:
+        e0, w0 = (Fraction(rng.randint(-500, 500), 100) for _ in range(2))
+        if e0 * e0 + w0 * w0 <= 25 and w0 != 0:
+            starts.append((e0, w0))
+    bad = []
+    for p, q in (P9, P1):
+        for e0, w0 in starts:
+            rep = flow_report(p, q, e0, w0, dps=30)
+            if rep["agree"] is not True or rep["integrated"]["class"] is None:
+                bad.append((p, q, e0, w0, rep["integrated"]["class"], rep["predicted"]["class"], rep.get("limit_gap")))
+    assert not bad, bad

@@ -26,7 +26,7 @@ from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.numeric.evaluate.landscape import compiled_model
-from local2global.numeric.precision import GUARD, limit_tolerances, tolerance
+from local2global.numeric.precision import GUARD, limit_accuracy, limit_tolerances, to_accuracy, tolerance
 from local2global.symbolic import symbols as S
 from local2global.symbolic import basins as sbasins, energy as senergy
 from local2global.symbolic.model import canonical_model
@@ -362,8 +362,10 @@ def _dec(x, dps) -> str:
 
 
 def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
-    """The JSON contract of `l2g flow`: basin, predicted {class, limit}, integrated {class, limit, t},
-    energy_drift, agree (all numbers as decimal strings with `dps` significant digits)."""
+    """The JSON contract of `l2g flow`: basin, predicted {class, limit} (decimal strings with `dps` significant
+    digits: the root-finding is done at dps + GUARD), integrated {class, limit, accuracy, t, ...} (the limit
+    printed only to the accuracy its stopping rule guarantees), energy_drift, limit_gap, agree (same class and
+    the limits within that accuracy)."""
     theta0 = (Fraction(e0), Fraction(w0))
     rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "theta0": [str(theta0[0]), str(theta0[1])], "dps": dps}
     notes = []
@@ -383,16 +385,21 @@ def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
         rep["predicted"] = None if pred is None else {"class": pred.limit_class,
                                                       "limit": [_dec(x, dps) for x in pred.limit],
                                                       "reason": pred.reason}
-        rep["integrated"] = {"class": cls, "limit": [_dec(x, dps) for x in res.theta], "t": _dec(res.t, 15),
-                             "status": res.status, "steps": res.steps, "evaluations": res.evals,
-                             "order": res.order}
+        acc = limit_accuracy(dps, cls or (pred.limit_class if pred else None), res.status == "stationary")
+        rep["integrated"] = {"class": cls, "limit": [to_accuracy(x, acc) for x in res.theta], "accuracy": mp.nstr(acc, 2),
+                             "t": mp.nstr(res.t, 6), "status": res.status, "steps": res.steps,
+                             "evaluations": res.evals, "order": res.order}
         rep["energy_drift"] = None if res.energy_drift is None else mp.nstr(res.energy_drift, 3)
         if w0 == 0:
             notes.append("start on the e-axis (w0 = 0): E is undefined there; the e-axis is invariant (Lemma 9)")
         if pred is not None and res.converged:
             gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
             rep["limit_gap"] = mp.nstr(gap, 3)
-            rep["agree"] = bool(cls == pred.limit_class == thm_cls)
+            # agreement: the same class, and the two limits within the integrated limit's stated accuracy
+            rep["agree"] = bool(cls == pred.limit_class == thm_cls and gap <= acc)
+            if not rep["agree"]:
+                notes.append(f"the integrated and the predicted limit disagree (class {cls} vs {pred.limit_class}, "
+                             f"gap {mp.nstr(gap, 3)} against the accuracy {mp.nstr(acc, 2)}); both are shown")
         else:
             rep["agree"] = None
             if not res.converged:
@@ -412,8 +419,8 @@ def flow_report_text(rep: dict) -> str:
         pl = rep["predicted"]
         lines.append(f"predicted limit:   {pl['class']} at (e, w) = ({pl['limit'][0]}, {pl['limit'][1]})")
     it = rep["integrated"]
-    lines.append(f"integrated limit:  {it['class']} at (e, w) = ({it['limit'][0]}, {it['limit'][1]}), "
-                 f"t = {it['t']} ({it['status']}, {it['steps']} steps, order {it['order']})")
+    lines.append(f"integrated limit:  {it['class']} at (e, w) = ({it['limit'][0]}, {it['limit'][1]}) "
+                 f"± {it['accuracy']}, t = {it['t']} ({it['status']}, {it['steps']} steps, order {it['order']})")
     lines.append(f"energy drift:      {rep['energy_drift']}")
     if "limit_gap" in rep:
         lines.append(f"|integrated - predicted| = {rep['limit_gap']}")
