@@ -20,6 +20,7 @@ import sympy as sp
 from . import energy as _energy
 from . import landscape as _landscape
 from .model import canonical_model
+from ._cache import derivation
 from ._result import Result
 from ._symbols import e, w, w_neg, w_pos
 
@@ -155,7 +156,7 @@ def _sign_on(expr_in_w: sp.Expr, interval: str) -> int:
     return 1 if x.is_positive else (-1 if x.is_negative else 0)
 
 
-@lru_cache(maxsize=None)
+@derivation
 def contour_facts() -> Result:
     r"""The derived facts the limit of every flow in R^2 rests on (the proof of Thms 2 and 8).
 

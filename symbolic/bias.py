@@ -8,10 +8,10 @@ these with its derived A and c.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 
 import sympy as sp
 
+from ._cache import derivation
 from ._result import Result
 from ._symbols import A, K, c, ell_log, sigma, u
 from .markov import MarkovChain
@@ -33,7 +33,7 @@ def F(chain: MarkovChain | None = None) -> sp.Expr:
     return logistic_loss(chain, lambda x: A * x + c)
 
 
-@lru_cache(maxsize=None)
+@derivation
 def derive_optimal_bias(chain: MarkovChain = MarkovChain()) -> Result:
     r"""Lemma 5: solve $\partial L/\partial b = 0$ for $u = e^{b - e^2/2}$.
 

@@ -15,10 +15,10 @@ is the attention logit's a = 0 case, which `derive_logit` checks.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
 
 import sympy as sp
 
+from ._cache import derivation
 from ._result import Result
 from ._symbols import BRANCHES, X, a, b, e, e_neg, e_pos, w, w_neg, w_pos
 
@@ -97,7 +97,7 @@ def _glue(f_pos: sp.Expr, f_neg: sp.Expr, var, var_pos, var_neg) -> sp.Expr:
     return glued
 
 
-@lru_cache(maxsize=None)
+@derivation
 def derive_logit_without_attention(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
     r"""Eq. 3: the canonical logit $z_X = e^2(1+2w|w|)X + b - e^2/2$, computed from the transformer.
 
@@ -170,7 +170,7 @@ def attention_output(bits, alpha_signs, e_val, kappa_val=kappa, v=None):
     return out.applyfunc(sp.expand), al, v
 
 
-@lru_cache(maxsize=None)
+@derivation
 def derive_attention_output(dims: tuple[int, ...] = (1, 2), lengths: tuple[int, ...] = (1, 2, 3)) -> Result:
     r"""Eq. 39-40: $y_n = (1 + a e^2)\, e\,(x_n - 1/2)\,\alpha$ with $a = \kappa\langle v, \alpha\rangle/(4\sqrt d)$.
 
@@ -213,7 +213,7 @@ def _attention_logit(x: int, alpha_signs, e_val, w_val, s_val, b_val=b) -> sp.Ex
     return _feed_forward_logit(s_val * (x * token + positional), token, W1, W2, b_val)
 
 
-@lru_cache(maxsize=None)
+@derivation
 def derive_logit_with_attention(dims: tuple[int, ...] = (1, 2)) -> Result:
     r"""Eq. 41: $z_X = e^2[(X - \tfrac12)(1+ae^2)(1+2w|w|) + w|w|\,|1+ae^2|] + b$, computed.
 

@@ -14,10 +14,10 @@ Everything downstream (E_sad, f(w) = E(0, w), g(w), the basin sets) is computed 
 """
 from __future__ import annotations
 
-from functools import lru_cache
 
 import sympy as sp
 
+from ._cache import derivation
 from ._result import Result
 from ._symbols import e, w, w_neg, w_pos
 
@@ -33,7 +33,7 @@ def _default_model(model=None):
     return model if model is not None else canonical_model()
 
 
-@lru_cache(maxsize=None)
+@derivation
 def derive_energy(model=None) -> Result:
     r"""Eq. 11/48 (attention off) or Eq. 12/49 (attention on): the energy E(θ), w ≠ 0, from the flow.
 
@@ -97,7 +97,7 @@ def energy(branch: str | None = None, model=None) -> sp.Expr:
     return r["E"] if branch is None else r[f"E_{branch}"]
 
 
-@lru_cache(maxsize=None)
+@derivation
 def conservation(model=None) -> Result:
     r"""Lemmas 1/9 and 14: $\nabla E \cdot \nabla L \equiv 0$ off w = 0; w = 0 is invariant; the sign of e is kept.
 
@@ -126,7 +126,7 @@ def conservation(model=None) -> Result:
     )
 
 
-@lru_cache(maxsize=None)
+@derivation
 def energy_on_w_axis() -> Result:
     r"""E_sad, $f(w) = E(0, w)$ and Lemma 12 (i)-(iv), all from the derived E.
 
@@ -189,7 +189,7 @@ def f_w_axis(branch: str) -> sp.Expr:
     return energy_on_w_axis()[f"f_{branch}"]
 
 
-@lru_cache(maxsize=None)
+@derivation
 def saddle_asymptotes() -> Result:
     r"""g(w), w < 0: the level set E(e, w) = E_sad solved for e >= 0 (the yellow curves of Fig. 1).
 

@@ -10,11 +10,11 @@ through two functions of one or two variables. This module derives their facts o
 """
 from __future__ import annotations
 
-from functools import lru_cache
 
 import sympy as sp
 
 from . import bias as _bias
+from ._cache import derivation
 from ._result import Result
 from ._simplify import simplify_unit
 from ._symbols import A, c, sigma
@@ -47,7 +47,7 @@ def positive_in_sigmoids(expr_s: sp.Expr) -> bool:
     return bool(as_t.is_positive)
 
 
-@lru_cache(maxsize=None)
+@derivation
 def structure(chain: MarkovChain = CHAIN) -> Result:
     r"""The structural fact: L(θ) = G(A), G strictly convex, G'(A*) = 0, G'(0) = π0π1(p+q-1).
 

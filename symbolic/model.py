@@ -24,6 +24,7 @@ import sympy as sp
 from . import bias as _bias
 from . import canonical as _canonical
 from . import landscape as _land
+from ._cache import derivation
 from ._result import Result
 from ._simplify import simplify_log
 from ._symbols import A as A_sym, W_BRANCHES, a, b, c as c_sym, e, sigma, w, w_neg, w_pos
@@ -80,7 +81,8 @@ class CanonicalModel:
         self.chain = chain
 
     def __repr__(self) -> str:
-        return f"canonical_model(attention={self.attention})"
+        chain = "" if self.chain == CHAIN else f", chain={self.chain!r}"
+        return f"canonical_model(attention={self.attention}{chain})"
 
     # -- variables -----------------------------------------------------------------------------
     @property
@@ -363,7 +365,7 @@ class CanonicalModel:
         return _critical_sets(self, bool(bias))
 
 
-@lru_cache(maxsize=None)
+@derivation
 def _critical_sets(model: CanonicalModel, bias: bool) -> tuple[CriticalSet, ...]:
     r"""∇L = G'(A)∇A (reduced) or J^T∇F (with bias): either A = A* (the unique zero of G' / of ∇F) or
     ∇A = 0, solved branch by branch: e = 0, or (attention) e ≠ 0 with 1 + 2w|w| = 0 = 1 + ae^2 (Θ_station).

@@ -29,6 +29,8 @@ from local2global.symbolic.model import canonical_model
 
 #: symbol standing for sign(1 + a e^2) in the one-sided derivatives of z0 (kink at 1 + ae^2 = 0)
 _sg = sp.Symbol("sg", real=True)
+#: symbol standing for sign(w) in the one-sided second derivatives at w = 0 (w|w| is C^1, not C^2)
+_sw = sp.Symbol("sw", real=True)
 
 
 class _Lazy(dict):
@@ -88,6 +90,8 @@ def compiled_model(attention: bool):
         "grad_A": lambda: compile_mp(m.grad_A.T, v),
         "grad_A_list": lambda: tuple(compile_mp(g, v) for g in m.grad_A),
         "hess_A": lambda: compile_mp(m.hess_A, v),
+        # d^2(w|w|)/dw^2 = 2 sign(w) jumps at w = 0: the one-sided Hessians there, sign(w) -> sw = +1 or -1
+        "hess_A_sided": lambda: compile_mp(m.hess_A.subs(sp.sign(S.w), _sw), v + (_sw,)),
         "grad_z0": lambda: compile_mp(m.grad_z0.T.subs(s_expr, _sg), vb + (_sg,)),
         "hess_z0": lambda: compile_mp(S.hessian(m.z0, vb).subs(s_expr, _sg), vb + (_sg,)),
         "gain": lambda: compile_mp(1 + S.a * S.e**2 if attention else sp.Integer(1), v),
@@ -200,6 +204,16 @@ class Landscape:
         _, G1, G2, _ = self.G_parts(self.fns["A"](*th))
         gA = self.fns["grad_A"](*th)
         hA = self.fns["hess_A"](*th)
+        n = len(th)
+        return [[G2 * gA[i] * gA[j] + G1 * hA[i, j] for j in range(n)] for i in range(n)]
+
+    def hessian_one_sided(self, theta, side: int) -> list:
+        """∇²L(θ) as w -> 0 from the side `side` (+1 or -1): the two one-sided Hessians at w = 0, where ∇²L
+        does not exist (only ∂²/∂w² jumps: by 8e²(...)G'(A), the jump of 2 sign(w))."""
+        th = list(map(_num, theta))
+        _, G1, G2, _ = self.G_parts(self.fns["A"](*th))
+        gA = self.fns["grad_A"](*th)
+        hA = self.fns["hess_A_sided"](*th, mp.mpf(side))
         n = len(th)
         return [[G2 * gA[i] * gA[j] + G1 * hA[i, j] for j in range(n)] for i in range(n)]
 

@@ -111,12 +111,20 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None) -> dict:
     a = None if a is None else exact(a)
     b = None if b is None else exact(b)
     theta = (e, w, a) if attention else (e, w)
-    pv = Landscape(chain, attention=attention).at(theta, b, dps=dps)
+    land = Landscape(chain, attention=attention)
+    pv = land.at(theta, b, dps=dps)
     with mp.workdps(dps + GUARD):
         fmt = lambda x: mp.nstr(x, dps)        # noqa: E731
         rows = lambda m: None if m is None else [[fmt(x) for x in row] for row in m]   # noqa: E731
-        out = {"A": fmt(pv.A), "b_star": fmt(pv.b_star), "loss": fmt(pv.loss),
+        out = {"A": fmt(pv.A), "b_star": _b_star_text(chain, e, pv.b_star, dps, attention), "loss": fmt(pv.loss),
                "grad": [fmt(x) for x in pv.grad], "hessian": rows(pv.hessian)}
+        if w == 0:
+            # w|w| is C^1 but not C^2: the Hessian does not exist on w = 0; give the one-sided limits instead
+            out["hessian"] = None
+            with mp.workdps(dps + GUARD + 10):
+                out["hessian_one_sided"] = {side: rows(land.hessian_one_sided(theta, sgn))
+                                            for side, sgn in (("w->0+", 1), ("w->0-", -1))}
+            out["hessian_note"] = "undefined at w = 0 (w|w| is not twice differentiable): the one-sided Hessians are given"
         if b is not None:
             out.update(loss_b=fmt(pv.loss_b), grad_b=None if pv.grad_b is None else [fmt(x) for x in pv.grad_b],
                        hessian_b=rows(pv.hessian_b))
@@ -136,6 +144,19 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None) -> dict:
                                      if pv.grad_b is not None else None)
     out["dps"] = dps
     return out
+
+
+def _b_star_text(chain, e, value, dps, attention) -> str:
+    """b* as a decimal string; at e = 0 from the derived exact value b*(0, w) = log(p/q), printed "0" when it is 0
+    (the numeric root has a rounding residue of ~10^-(dps + GUARD) there)."""
+    if e != 0:
+        return mp.nstr(value, dps)
+    exact_expr = canonical_model(attention).optimal_bias["b_star_at_e0"]
+    val = exact_expr.subs({S.p: sp.Rational(chain.p.numerator, chain.p.denominator),
+                           S.q: sp.Rational(chain.q.numerator, chain.q.denominator)})
+    if val.free_symbols:
+        return mp.nstr(value, dps)
+    return "0" if sp.simplify(val) == 0 else mp.nstr(mp.mpf(sp.N(val, dps + GUARD)), dps)
 
 
 def attention_point(p, q, e, w, a, b=None, dps: int = 50) -> dict:

@@ -48,38 +48,35 @@ def _point(args):
     return p, q, e, w, b, dps
 
 
-def _table_attention(res: dict) -> str:
-    names = "ewab"
-    rows = [("A", res["A"]), ("b*", res["b_star"]), ("L(e, w, a)", res["loss"])]
-    rows += [(f"dL/d{names[i]}", res["grad"][i]) for i in range(3)]
-    rows += [(f"H_{names[i]}{names[j]}", res["hessian"][i][j]) for i in range(3) for j in range(i, 3)]
-    rows += [("critical (R^3)", str(res["critical"]))]
+def _table(res: dict, names: str) -> str:
+    """The eval table for parameters `names` ("ew" or "ewa"; with --b the loss with bias adds "b")."""
+    n = len(names)
+    space = f"R^{n}"
+    rows = [("A", res["A"]), ("b*", res["b_star"]), (f"L({', '.join(names)})", res["loss"])]
+    rows += [(f"dL/d{names[i]}", res["grad"][i]) for i in range(n)]
+    if res["hessian"] is not None:
+        rows += [(f"H_{names[i]}{names[j]}", res["hessian"][i][j]) for i in range(n) for j in range(i, n)]
+    else:
+        one = res["hessian_one_sided"]
+        for i in range(n):
+            for j in range(i, n):
+                plus, minus = one["w->0+"][i][j], one["w->0-"][i][j]
+                rows.append((f"H_{names[i]}{names[j]}", plus if plus == minus else
+                             f"undefined at w = 0; one-sided: {plus} (w -> 0+), {minus} (w -> 0-)"))
+    rows += [(f"critical ({space})", res["critical"] or "not a critical point")]
     if "loss_b" in res:
-        rows += [("L(e, w, a, b)", res["loss_b"])]
+        nb = names + "b"
+        rows += [(f"L({', '.join(nb)})", res["loss_b"])]
         grad_b, hess_b = res["grad_b"], res["hessian_b"]
-        rows += [(f"dL/d{names[i]}", grad_b[i] if grad_b else "undefined (kink at 1 + a e^2 = 0)") for i in range(4)]
-        rows += ([(f"H_{names[i]}{names[j]}", hess_b[i][j]) for i in range(4) for j in range(i, 4)] if hess_b
-                 else [("Hessian (R^4)", "undefined on 1 + a e^2 = 0")])
-        rows += [("critical (R^4)", str(res["critical_b"]))]
-    width = max(len(r[0]) for r in rows)
-    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
-
-
-def _table(res: dict) -> str:
-    rows = [("A", res["A"]), ("b*", res["b_star"]), ("L(e, w)", res["loss"]),
-            ("dL/de", res["grad"][0]), ("dL/dw", res["grad"][1]),
-            ("H_ee", res["hessian"][0][0]), ("H_ew", res["hessian"][0][1]), ("H_ww", res["hessian"][1][1]),
-            ("critical (R^2)", str(res["critical"]))]
-    if "loss_b" in res:
-        names = "ewb"
-        rows += [("L(e, w, b)", res["loss_b"])]
-        rows += [(f"dL/d{names[i]}", res["grad_b"][i]) for i in range(3)]
-        rows += [(f"H_{names[i]}{names[j]}", res["hessian_b"][i][j]) for i in range(3) for j in range(i, 3)]
-        rows += [("critical (R^3)", str(res["critical_b"]))]
+        rows += [(f"dL/d{nb[i]}", grad_b[i] if grad_b else "undefined (kink at 1 + a e^2 = 0)") for i in range(n + 1)]
+        rows += ([(f"H_{nb[i]}{nb[j]}", hess_b[i][j]) for i in range(n + 1) for j in range(i, n + 1)] if hess_b
+                 else [(f"Hessian (R^{n + 1})", "undefined on 1 + a e^2 = 0")])
+        rows += [(f"critical (R^{n + 1})", res["critical_b"] or "not a critical point")]
     width = max(len(r[0]) for r in rows)
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
-    if "note" in res:
-        lines.append(f"note: {res['note']}")
+    for key in ("hessian_note", "note"):
+        if key in res:
+            lines.append(f"note: {res[key]}")
     return "\n".join(lines)
 
 
@@ -96,7 +93,7 @@ def run(args) -> int:
             raise UsageError(str(ex).splitlines()[0]) from None
         except ArithmeticError as ex:
             raise computation_error("the values at this point", ex, dps) from None
-        print(json.dumps(res, indent=2) if args.json else _table_attention(res))
+        print(json.dumps(res, indent=2) if args.json else _table(res, "ewa"))
         return 0
     try:
         res = evaluate_point(p, q, e, w, b, dps)
@@ -104,5 +101,5 @@ def run(args) -> int:
         raise UsageError(str(ex).splitlines()[0]) from None
     except ArithmeticError as ex:
         raise computation_error("the values at this point", ex, dps) from None
-    print(json.dumps(res, indent=2) if args.json else _table(res))
+    print(json.dumps(res, indent=2) if args.json else _table(res, "ew"))
     return 0

@@ -1,0 +1,89 @@
+"""A verified on-disk cache of derivations: the SymPy results of the expensive derivation functions.
+
+A derivation is a pure function of its arguments and of the code of `symbolic/`, so its result is stored under
+a key made of the function's name, the repr of its arguments, the SHA-256 of every source file of this package
+and the SymPy version. Each file holds its own digest: a truncated, edited or foreign file is recomputed, never
+used; a stale one (other code, other SymPy) has another key and is simply not found. Results are identical with
+and without the cache (a pickled SymPy expression unpickles to an equal, identically printed expression), which
+a test holds to. Set L2G_NO_DERIVATION_CACHE=1 to bypass it; the folder is $L2G_CACHE/derivations (default
+build/cache/derivations). Only the standard library is used (symbolic/ imports SymPy only).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+import sympy as sp
+
+_HERE = Path(__file__).resolve().parent
+
+
+@functools.lru_cache(maxsize=None)
+def code_hash() -> str:
+    """SHA-256 over the sources of symbolic/ and the SymPy version."""
+    h = hashlib.sha256(sp.__version__.encode())
+    for path in sorted(_HERE.glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _folder() -> Path | None:
+    if os.environ.get("L2G_NO_DERIVATION_CACHE"):
+        return None
+    return Path(os.environ.get("L2G_CACHE", os.path.join("build", "cache"))) / "derivations"
+
+
+def _load(path: Path):
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    digest, payload = blob[:64], blob[64:]
+    if hashlib.sha256(payload).hexdigest().encode() != digest:
+        return None                                   # truncated, edited or not ours: recompute
+    try:
+        return pickle.loads(payload)
+    except Exception:                                 # noqa: BLE001 - any unreadable payload is a miss
+        return None
+
+
+def _store(path: Path, value) -> None:
+    try:
+        payload = pickle.dumps(value, protocol=4)
+    except Exception:                                 # noqa: BLE001 - an unpicklable result is just not cached
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(hashlib.sha256(payload).hexdigest().encode() + payload)
+        os.replace(tmp, path)
+    except OSError:
+        pass                                          # a read-only or missing build folder: no cache, same results
+
+
+def derivation(fn):
+    """Memoise a derivation in memory and on disk (see the module docstring); arguments must have a stable repr."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kw):
+        folder = _folder()
+        if folder is None:
+            return fn(*args, **kw)
+        key = hashlib.sha256(repr((fn.__module__, fn.__qualname__, args, sorted(kw.items()), code_hash()))
+                             .encode()).hexdigest()[:32]
+        path = folder / f"{fn.__name__}-{key}.pickle"
+        hit = _load(path)
+        if hit is not None:
+            return hit
+        value = fn(*args, **kw)
+        _store(path, value)
+        return value
+    return functools.lru_cache(maxsize=None)(wrapper)
