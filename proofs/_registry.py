@@ -264,6 +264,18 @@ def propagate(records: list[Record]) -> list[Record]:
     return records
 
 
+def _prewarm() -> None:
+    """Derive, before the workers fork, what most claims use (both models, their critical sets and energies,
+    the structure): the workers inherit it instead of each deriving it again."""
+    from local2global.symbolic import basins, canonical_model, energy_on_w_axis, structure
+    structure()
+    for attention in (False, True):
+        m = canonical_model(attention)
+        m.critical_sets(False), m.critical_sets(True), m.energy, m.gradient_with_bias
+    energy_on_w_axis()
+    basins.contour_facts()
+
+
 def _run_by_id(args) -> Record:
     cid, ctx = args
     return run_claim(REGISTRY[cid], ctx)
@@ -280,6 +292,8 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
     from local2global.numeric.infra.executor import make_executor
 
     claims = closure(claims) if dependencies else list(claims)
+    if len(claims) > 1 and workers != 1:
+        _prewarm()
     records = []
     # fork: the workers inherit the loaded registry (and its lambdas, which cannot be pickled)
     with make_executor(1 if len(claims) < 2 else workers, start_method="fork") as ex:

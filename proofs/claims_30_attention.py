@@ -82,7 +82,8 @@ def _sampled(expr_list, ctx, key, branches, n=None, restrict=None):
 @claim("eq39.attention_output", ref="Eq. 39-40", title="Linear attention multiplies the embedding by 1 + ae^2",
        statement=r"$y_n = e(1 + ae^2)(x_n - \tfrac12)\alpha$ with $a = \kappa\langle v, \alpha\rangle/(4\sqrt d)$, "
                  r"because $(x_i - \tfrac12)^2 = \tfrac14$.",
-       printed=lambda: 1 + a * e**2, mutant=lambda: 1 + 4 * a * e**2, section=SECTION)
+       printed=lambda: 1 + a * e**2, mutant=lambda: 1 + 4 * a * e**2, section=SECTION,
+       domain="every bit sequence of length 1..3, d in {1, 2}, every alpha, e != 0")
 def _att_output(form, ctx):
     derived = canonical.derive_attention_output()["gain"]
     o = identity(derived, form, ctx, "eq39")
@@ -94,7 +95,7 @@ def _att_output(form, ctx):
        statement=r"$\mathrm{logit}_X = e^2[(X - \tfrac12)(1 + ae^2)(1 + 2w|w|) + w|w(1 + ae^2)|] + b$.",
        printed=lambda: e**2 * ((X - sp.Rational(1, 2)) * s_ * t_ + w * sp.Abs(w * s_)) + b,
        mutant=lambda: e**2 * ((X - sp.Rational(1, 2)) * s_ * t_ + w * absw * s_) + b,
-       uses=("eq39.attention_output",), section=SECTION)
+       uses=("eq39.attention_output",), section=SECTION, domain="(e, w, a, b) in R^4, X in {0, 1}")
 def _logit(form, ctx):
     derived = _MA.logit(X)
     o = identity(derived, form, ctx, "eq41", branches=_MA.bias_branches)
@@ -105,7 +106,7 @@ def _logit(form, ctx):
 @claim("eq41.slope", ref="Lemma 13 (z1 - z2)", title="The logit slope with attention",
        statement=r"$z_1 - z_2 = e^2(1 + ae^2)(1 + 2w|w|) =: A(e, w, a)$; at $a = 0$ it is Eq. 3's $e^2(1+2w|w|)$.",
        printed=lambda: A_printed, mutant=lambda: e**2 * (1 + a * e**2) * (1 + 2 * w**2),
-       uses=("eq41.logit",), section=SECTION)
+       uses=("eq41.logit",), section=SECTION, domain="(e, w, a) in R^3")
 def _slope(form, ctx):
     o1 = identity(_MA.A, form, ctx, "eq41.slope", branches=_MA.branches)
     o2 = identity(_M.A, sp.sympify(form).subs(a, 0), ctx, "eq41.slope0", branches=_MA.branches)
@@ -203,7 +204,7 @@ def _envelope_identity() -> Outcome:
                  r"$\nabla A = (2e(1+2w|w|)(1+2ae^2),\ 4|w|e^2(1+ae^2),\ e^4(1+2w|w|))$.",
        printed=lambda: sp.Matrix([2 * e * t_ * (1 + 2 * a * e**2), 4 * absw * e**2 * s_, e**4 * t_]),
        mutant=lambda: sp.Matrix([2 * e * t_ * (1 + a * e**2), 4 * absw * e**2 * s_, e**4 * t_]),
-       uses=("lemma13.b_star", "lemma13.gradient", "structure.G_prime"), section=SECTION)
+       uses=("lemma13.b_star", "lemma13.gradient", "structure.G_prime"), section=SECTION, domain="(e, w, a) in R^3")
 def _lemma13_red(form, ctx):
     """Proof: L(θ) = min_b L(θ, b) = F(A, c*(A)) (Lemma 13's b*), so by the envelope identity (exact, for arbitrary
     F, A, c*) ∇L = F_A(A, c*(A))∇A = G'(A)∇A (G' as in the structure); the printed ∇A must be the derived one
@@ -303,7 +304,8 @@ def _sets_check(form, ctx):
                  r"\{e = 0,\ b = \log\frac pq,\ (p+q-1)(1+2w|w|) \gtrless 0\}$, $\Gamma_{\mathrm{station}} = \{e\ne0,\ "
                  r"1+ae^2 = 0,\ 1+2w|w| = 0,\ b = \log\frac pq\}$.",
        printed=lambda: _printed_sets("R4"), mutant=lambda: _mutate_sets(_printed_sets("R4")),
-       uses=("lemma13.gradient", "structure.G_convex"), section=SECTION)
+       uses=("lemma13.gradient", "structure.G_convex"), section=SECTION,
+       domain="(e, w, a, b) in R^4; (p, q) in (0,1)^2, p+q != 1")
 def _thm9(form, ctx):
     return _sets_check(form, ctx)
 
@@ -314,7 +316,8 @@ def _thm9(form, ctx):
                  r"$\Theta_{\min/\max} = \{e = 0, (p+q-1)(1+2w|w|) \gtrless 0\}$, $\Theta_{\mathrm{sad}} = \{e = 0, w = -1/\sqrt2\}$, "
                  r"$\Theta_{\mathrm{station}} = \{e \ne 0, 1 + ae^2 = 0, 1 + 2w|w| = 0\}$.",
        printed=lambda: _printed_sets("R3"), mutant=lambda: _mutate_sets(_printed_sets("R3")),
-       uses=("lemma13.reduced_gradient", "structure.G_convex"), section=SECTION)
+       uses=("lemma13.reduced_gradient", "structure.G_convex"), section=SECTION,
+       domain="(e, w, a) in R^3; (p, q) in (0,1)^2, p+q != 1")
 def _thm10(form, ctx):
     return _sets_check(form, ctx)
 
@@ -377,7 +380,8 @@ def _station_evidence(ctx, classes):
                  r"($L$ not $C^2$ there) the points of $\Gamma_{\mathrm{station}}$ are saddles (not local extrema).",
        printed=lambda: {"Theta_station": "saddle", "Gamma_station": "saddle"},
        mutant=lambda: {"Theta_station": "local_min", "Gamma_station": "local_min"},
-       uses=("thm10.critical_points", "thm9.critical_points", "structure.G_prime"), section=SECTION)
+       uses=("thm10.critical_points", "thm9.critical_points", "structure.G_prime"), section=SECTION,
+       domain="Theta_station (e != 0); (p, q) in (0,1)^2, p+q != 1")
 def _station(form, ctx):
     res = _MA.station_hessian
     lam = res["eigenvalues"]
@@ -413,7 +417,7 @@ def _station(form, ctx):
        mutant=lambda: {"R3": "defined", "R4": "defined"},
        erratum="The Hessian of the reduced loss L(e, w, a) exists on Theta_station (it is G'(0) Hess A); only the "
                "Hessian of L(e, w, a, b) is undefined there.",
-       uses=("thm10.station_class",), section=SECTION)
+       uses=("thm10.station_class",), section=SECTION, domain="Theta_station")
 def _remark5(form, ctx):
     # R^3: L = G(A) with A polynomial on w < 0 and G analytic -> no kink term; check A has no |1 + ae^2|
     kink3 = _MA.A.has(sp.Abs(s_)) or _MA.A.has(sp.Abs(sp.expand(s_)))
@@ -441,7 +445,7 @@ E_RECON = e**2 - 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw))
        statement=r"$E(e,w,a) = e^2 - 2a^2 - (w^2 + \mathrm{sign}(w)\log|w|)$ satisfies $\nabla E\cdot\nabla L \equiv 0$ "
                  r"off the ea-plane (formula sheet reconstruction; the paper: Eq. 11 ``except for the $2a^2$ term'').",
        printed=lambda: E_RECON, mutant=lambda: e**2 + 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw)),
-       uses=("lemma13.reduced_gradient",), section=SECTION)
+       uses=("lemma13.reduced_gradient",), section=SECTION, domain="(e, w, a) in R^3, w != 0")
 def _lemma14(form, ctx):
     gE = sp.Matrix([sp.diff(form, v) for v in _MA.params])
     o1 = identity((gE.T * _MA.grad_A)[0, 0], 0, ctx, "lemma14.dot", branches=_MA.branches)
@@ -455,7 +459,7 @@ def _lemma14(form, ctx):
        statement=r"$\partial L/\partial w = G'(A)\,\partial_w A$ with $\partial_w A = 4|w|e^2(1+ae^2)$, which vanishes on "
                  r"$w = 0$, so $w_0 = 0 \Rightarrow w_t = 0$.",
        printed=lambda: 4 * absw * e**2 * (1 + a * e**2), mutant=lambda: 4 * absw * e**2 * (1 + a * e**2) + e**2,
-       uses=("lemma13.reduced_gradient",), section=SECTION)
+       uses=("lemma13.reduced_gradient",), section=SECTION, domain="the plane w = 0 and every start on it")
 def _lemma14_plane(form, ctx):
     """form = the printed dA/dw: it must be the derived one (both half-planes) and vanish on w = 0."""
     idx = _MA.params.index(w)
