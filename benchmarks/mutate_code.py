@@ -33,13 +33,22 @@ any editable install (which setuptools appends to sys.meta_path, after the path 
 benchmark a *sanity* phase proves this: the imported modules' files lie in the copy, a no-op mutant
 survives `l2g check` and every mapped test file (the baseline), and a mutant that must be killed is.
 
-Stages per mutant: (1) `python -m local2global check --workers W` (killed when it exits 1, i.e. a claim is
-`failed`, or with any other non-zero code: an error); (2) only when the check passes, `pytest -x -q` on
-the test files that cover the mutated module (TEST_MAP, explicit below). Outcomes: killed (stage: check or
-tests), timeout (the stage ran past --timeout: counted as killed, listed), error (the stage crashed rather
-than reported: counted as killed, listed), survived. Survivors get an automatic reason where cheap: with
---coverage (default on) one coverage run of the unmutated tree tells whether the mutated line is executed
-by l2g check, by the mapped tests, or by neither (then the mutant cannot be killed by them).
+Stages per mutant: (1) `python -m local2global check --workers W [--only CLAIMS]` (killed when it exits 1,
+i.e. a claim is `failed`, or with any other non-zero code: an error); (2) only when the check passes,
+`pytest -x -q` on the test files that cover the mutated module (TEST_MAP, explicit below). Outcomes: killed
+(stage: check or tests), timeout (the stage ran past --timeout: counted as killed, listed), error (the stage
+crashed rather than reported: counted as killed, listed), survived.
+
+Coverage of the baseline (default on; --no-coverage runs every stage of every mutant in full) saves runs
+that cannot change anything, and classifies survivors:
+  - a stage whose baseline never executes the mutated statement is not run (recorded `not_executed`): a
+    deterministic program that never reaches the change behaves as the original;
+  - the baseline's claims run one by one in one process with one coverage context per claim; stage (1)
+    then runs only the claims whose context executes the mutated statement (`claims` in the record), and
+    the full `l2g check` when the statement runs at import time, outside a function body, or in
+    NEVER_SKIP. A claim that only *reads* a value cached by an earlier claim (the caches are shared in one
+    process) is not in that statement's context, so a selective check can miss a kill that the full check
+    would make: kills by check are observed kills, and the check-alone kill rate is a lower bound.
 
     python benchmarks/mutate_code.py [--limit 80] [--only FILE] [--jobs 1] [--seed 0] [--timeout 600]
                                      [--workers 2] [--no-coverage] [--list] [--json F] [--md F]
@@ -151,6 +160,7 @@ class Mutant:
     stmt_lines: tuple          # lines of the enclosing statement (header of a compound one), for coverage
     id: str = ""
     key: str = ""
+    in_def: bool = False       # inside a function body (not a header, class body or module level)
 
     def __post_init__(self):
         self.key = hashlib.sha1(f"{self.file}|{self.line}|{self.col}|{self.end_line}|{self.end_col}|"
@@ -220,7 +230,7 @@ class _Enumerator:
         if text == original:
             return
         self.out.append(Mutant(self.rel, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset,
-                               operator, original, text, ctx["func"], ctx["stmt"]))
+                               operator, original, text, ctx["func"], ctx["stmt"], in_def=ctx.get("in_def", False)))
 
     def run(self) -> list[Mutant]:
         self.visit(self.tree, {"func": "<module>", "stmt": (), "parents": ()})
@@ -258,9 +268,11 @@ class _Enumerator:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and fname == "body":
                 value = value[1:] if (value and isinstance(value[0], ast.Expr) and isinstance(value[0].value, ast.Constant)
                                       and isinstance(value[0].value.value, str)) else value
+            body = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and fname == "body"
+            in_def = True if body else (False if isinstance(node, ast.ClassDef) else ctx.get("in_def", False))
             for child in (value if isinstance(value, list) else [value]):
                 if isinstance(child, ast.AST):
-                    self.visit(child, {**ctx, "parents": parents})
+                    self.visit(child, {**ctx, "parents": parents, "in_def": in_def})
 
     def constant_kind(self, node, parents) -> str:
         par = parents[-1] if parents else None
@@ -547,6 +559,20 @@ def executed_by(m: Mutant, cov: dict | None) -> dict:
     return {st: bool(set(m.stmt_lines) & set(cov.get(st, {}).get(m.file, []))) for st in ("check", "tests")}
 
 
+def check_claims(m: Mutant, cov: dict | None):
+    """The claims whose baseline run (one process, one coverage context per claim) executes the mutated
+    statement: a list (empty: none does), or None for the full `l2g check` (no per-claim coverage; the
+    statement runs at import time or outside a function body; or NEVER_SKIP)."""
+    if not cov or "check_ctx" not in cov or m.file in NEVER_SKIP or not m.in_def:
+        return None
+    ctx = set()
+    for line in m.stmt_lines:
+        ctx.update(cov["check_ctx"].get(m.file, {}).get(str(line), []))
+    if "" in ctx:
+        return None
+    return sorted(ctx)
+
+
 def run_mutant(m: Mutant, root: Path, timeout: float, workers: int, tests=None, check_args=(),
                stages=("check", "tests"), mutated_source: str | None = None, cov: dict | None = None) -> dict:
     """Run one mutant through the stages in an isolated tree; returns the record (outcome, stage, per-stage
@@ -558,6 +584,9 @@ def run_mutant(m: Mutant, root: Path, timeout: float, workers: int, tests=None, 
     new = mutated_source if mutated_source is not None else apply(src, m)
     tests = TEST_MAP.get(m.file, []) if tests is None else tests
     ran = executed_by(m, cov)
+    claims = None if check_args else check_claims(m, cov)
+    if claims:
+        check_args = ("--only", *claims)
     stage_res = []
     with tempfile.TemporaryDirectory(prefix="l2g-mutant-") as tmp:
         env = None
@@ -573,6 +602,8 @@ def run_mutant(m: Mutant, root: Path, timeout: float, workers: int, tests=None, 
             tree = Path(tmp) / "tree"
             r = check_stage(tree, env, timeout, workers, check_args) if st == "check" else \
                 tests_stage(tree, env, timeout, tests)
+            if st == "check":
+                r["claims"] = "all" if not check_args else list(check_args[1:])
             stage_res.append(r)
             if r["result"] != "pass":
                 break
@@ -612,6 +643,61 @@ def _coverage_lines(data_dir: Path, tree: Path) -> dict[str, list[int]]:
     return {k: sorted(v) for k, v in sorted(lines.items())}
 
 
+_DRIVER = """import json, coverage
+from local2global.proofs import Context, run_claim, select
+cov = coverage.Coverage.current()
+failed = []
+for c in select():
+    cov.switch_context(c.id)
+    if run_claim(c, Context()).status == "failed":
+        failed.append(c.id)
+cov.switch_context("")
+print(json.dumps(failed))
+"""
+
+
+def _contexts(data_dir: Path, tree: Path) -> dict[str, dict[str, list[str]]]:
+    """{file: {line: [claim ids whose run executed it; '' = outside any claim (imports)]}}."""
+    import coverage
+    cov = coverage.Coverage(data_file=str(data_dir / "cov"))
+    cov.combine(data_paths=[str(data_dir)], keep=True)
+    d = cov.get_data()
+    out: dict[str, dict[str, set]] = {}
+    for fn in d.measured_files():
+        try:
+            rel = Path(os.path.realpath(fn)).relative_to(os.path.realpath(tree)).as_posix()
+        except ValueError:
+            continue
+        for line, ctxs in (d.contexts_by_lineno(fn) or {}).items():
+            out.setdefault(rel, {}).setdefault(str(line), set()).update(ctxs)
+    return {f: {ln: sorted(c) for ln, c in sorted(v.items(), key=lambda kv: int(kv[0]))} for f, v in sorted(out.items())}
+
+
+def claim_coverage(root: Path, timeout: float, log) -> dict:
+    """The no-op tree's claims run one by one in one process under coverage, one context per claim:
+    {'ok': no claim failed, 'failed': [...], 'check': {file: lines}, 'check_ctx': {file: {line: [ids]}}}."""
+    files = _tree_files(root)
+    src = (root / NOOP_FILE).read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory(prefix="l2g-claimcov-") as tmp:
+        tmp = Path(tmp)
+        rc_file, data = tmp / "coveragerc", tmp / "covdata"
+        data.mkdir()
+        rc_file.write_text(f"[run]\nparallel = True\ndata_file = {data / 'cov'}\nsource =\n    {tmp / 'site'}\n"
+                           f"    {tmp / 'tree'}\n")
+        env = make_tree(root, tmp, files, {NOOP_FILE: src + NOOP_MARK}, coverage_rc=rc_file)
+        tree = tmp / "tree"
+        status, rc, out, dt = _run([sys.executable, "-c", _DRIVER], tree, env, max(timeout, 3600))
+        try:
+            failed = json.loads(out.strip().splitlines()[-1]) if status == "ok" and rc == 0 else None
+        except (ValueError, IndexError):
+            failed = None
+        log(f"[sanity] no-op mutant, every claim under per-claim coverage: "
+            f"{'pass' if failed == [] else 'FAILED ' + str(failed)} ({dt:.0f} s)")
+        ctx = _contexts(data, tree)
+    return {"ok": failed == [], "failed": failed, "check_ctx": ctx,
+            "check": {f: sorted(int(x) for x in v) for f, v in ctx.items()}}
+
+
 def baseline(root: Path, timeout: float, workers: int, test_files: list[str], use_coverage: bool, log) -> dict:
     """The sanity phase, which is also the baseline of every mutant:
     (1) in a tree whose proofs/_checks.py carries a no-op edit, the imported local2global modules are the
@@ -649,14 +735,15 @@ def baseline(root: Path, timeout: float, workers: int, test_files: list[str], us
         if not res["import"]["ok"]:
             return {**res, "ok": False, "coverage": None}
         # one process under coverage: a pool worker's data need not be collected (see NEVER_SKIP)
-        r = check_stage(tree, env, max(timeout, 1800), 1 if use_coverage else workers)
-        res["noop_check"] = r
-        log(f"[sanity] no-op mutant, l2g check: {r['result']} ({r['seconds']} s)")
         cov = {}
         if use_coverage:
-            cov["check"] = _coverage_lines(data, tree)
-            for f in data.iterdir():
-                f.unlink()
+            cc = claim_coverage(root, timeout, log)
+            r = {"stage": "check", "result": "pass" if cc["ok"] else "failed", "failed_claims": cc["failed"]}
+            cov.update(check=cc["check"], check_ctx=cc["check_ctx"])
+        else:
+            r = check_stage(tree, env, max(timeout, 1800), workers)
+            log(f"[sanity] no-op mutant, l2g check: {r['result']} ({r['seconds']} s)")
+        res["noop_check"] = r
         r2 = tests_stage(tree, env, max(timeout, 3600), test_files) if test_files else {"result": "pass"}
         res["noop_tests"] = r2
         log(f"[sanity] no-op mutant, {len(test_files)} mapped test files: {r2['result']} ({r2.get('seconds')} s)")
@@ -839,6 +926,13 @@ def main(argv=None) -> int:
             sane = None
         if sane is not None:
             log(f"[sanity] reusing the baseline of this tree ({cache})")
+            if sane.get("coverage") and "check_ctx" not in sane["coverage"]:
+                cc = claim_coverage(ROOT, timeout, log)
+                if not cc["ok"]:
+                    log("[mutate_code] sanity phase failed: a claim fails on the no-op tree")
+                    return 3
+                sane["coverage"].update(check=cc["check"], check_ctx=cc["check_ctx"])
+                cache.write_text(json.dumps({"key": bkey, "baseline": sane}, sort_keys=True) + "\n")
         else:
             sane = baseline(ROOT, timeout, workers, test_union, not args.no_coverage, log)
             if sane["ok"]:

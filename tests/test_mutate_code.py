@@ -142,3 +142,18 @@ def test_bad_arguments_exit_2_with_one_line(argv, capsys):
     assert M.main([*argv, "--list"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("mutate_code:")
+
+
+def test_the_check_runs_only_the_claims_that_execute_the_statement_else_every_claim():
+    ms = _mutants()
+    body = next(m for m in ms if m.operator == "name_swap" and m.original == "min")     # in f's body
+    header = next(m for m in ms if m.operator == "precision" and m.original == "30")    # f's default
+    module = next(m for m in ms if m.line == 3)                                         # GUARD = 10
+    assert body.in_def and not header.in_def and not module.in_def
+    cov = {"check_ctx": {"sample.py": {str(body.line): ["lemma5.b_star", "sec2.stationary"],
+                                       str(header.line): ["lemma5.b_star"], "3": [""]}}}
+    assert M.check_claims(body, cov) == ["lemma5.b_star", "sec2.stationary"]
+    assert M.check_claims(header, cov) is None and M.check_claims(module, cov) is None
+    assert M.check_claims(body, {"check_ctx": {}}) == [] and M.check_claims(body, None) is None
+    cov["check_ctx"]["sample.py"][str(body.line)].append("")                            # also run at import
+    assert M.check_claims(body, cov) is None
