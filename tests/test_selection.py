@@ -18,7 +18,7 @@ def _ids(*tokens, notes=None):
 
 def _listed_by_the_report(result: str) -> list[str]:
     """The claims the report's coverage table lists under a numbered result (statuses do not matter)."""
-    recs = [dict(id=c.id, ref=c.ref, status="verified") for c in select()]
+    recs = [dict(id=c.id, ref=c.ref, status="proved") for c in select()]
     return next(row["claims"] for row in coverage(recs) if row["result"] == result)
 
 
@@ -67,7 +67,7 @@ def test_equations_sections_ids_prefixes_and_printed_references_select_too():
     assert _ids("sec2") == ["sec2.stationary", "sec2.entropy_rate", "sec2.marginal_entropy"]
     assert _ids("lemma5.b_star") == ["lemma5.b_star"]
     assert _ids("cert") == [c.id for c in select() if c.id.startswith("cert.")]
-    assert _ids("Thm 2 (proof)") == ["thm2.limit_pair", "cert.thm2.f2_negative"]
+    assert _ids("Thm 2 (proof)") == ["flow.contour_facts", "thm2.limit_pair", "cert.thm2.f2_negative"]
 
 
 def test_selections_combine_in_paper_order_without_duplicates():
@@ -145,12 +145,12 @@ def test_one_claim_is_one_claim_not_one_claims(capsys):
     assert main(["check", "--list", "--only", "lemma5.b_star"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 claim"
     from local2global.proofs.outputs import report, table
-    rec = dict(id="x", ref="Lemma 5", status="verified")
+    rec = dict(id="x", ref="Lemma 5", status="proved")
     assert report.summary_line([rec]).startswith("1 claim:")
     assert re.match(r"^2 claims:", report.summary_line([rec, rec]))
 
     class R:
-        status = "verified"
+        status = "proved"
     assert table.summary_line([R()]).startswith("1 claim:")
 
 

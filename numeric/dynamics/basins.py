@@ -240,13 +240,18 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
         # unbounded direction (w -> +inf, -inf, or 0^-): Theta* must be met on the way (Lemma 10)
         x, hx = w0, h(w0)
         for _ in range(400):
-            nxt = x * 2 if (direction > 0) == (x > 0) else x / 2
+            outward = (direction > 0) == (x > 0)
+            # geometric steps, then squaring once far out (A* may need |w| ~ e^-1000 when p or q is tiny)
+            if outward:
+                nxt = x * 2 if abs(x) < 2 else x * abs(x)
+            else:
+                nxt = x / 2 if abs(x) > mp.mpf(1) / 2 else x * abs(x)
             hn = h(nxt)
             if (hn > 0) != (hx > 0):
                 w_r = _root(h, *sorted((x, nxt)))
                 return Prediction("global_min", (e_of(w_r), w_r), "contour meets Theta* in the direction of the flow")
             x, hx = nxt, hn
-        raise AssertionError(f"no critical point ahead of {theta0} on its contour: Lemma 10 would fail")
+        raise ArithmeticError(f"no crossing of Theta* found ahead of {theta0} on its contour at this precision")
 
 
 # ---------------------------------------------------------------------------------------------
