@@ -1,6 +1,9 @@
-"""Generic check procedures: exact simplification first, high-precision sampling as the fallback.
+"""Generic check procedures: exact decision first, high-precision sampling as the fallback.
 
-Sampling evaluates at random *rational* points (exact inputs, no float literals) with mpmath at
+Identities are decided exactly by `NormalForm` (exp, log and square roots rewritten so that "is it 0"
+is arithmetic in a field; sound on 0 < p, q < 1 and the symbols' sign assumptions), relations by
+`same_relation` (same kind, sides equal or differing by a factor of proved sign), and the critical
+families of the theorems by `critical_sets_outcome`. Sampling evaluates at random *rational* points (exact inputs, no float literals) with mpmath at
 the context's precision; the evidence records the number of points, the precision and the
 largest residual, so a sampled status never pretends to be a proof.
 """
@@ -15,7 +18,6 @@ import sympy as sp
 
 from local2global.symbolic import symbols as S
 from local2global.numeric.evaluate.lambdify import compile_mp
-from local2global.symbolic import simplify_unit
 
 from local2global.proofs._registry import Context, Outcome
 

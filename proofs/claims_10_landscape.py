@@ -21,7 +21,6 @@ import sympy as sp
 from local2global.numeric import Landscape
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
-from local2global.symbolic import simplify_unit
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
 from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, exact_zero, identity, matrix_identity,
