@@ -49,13 +49,6 @@ def test_interval_evaluation_encloses_the_exact_values():
             assert float(iv.lo.lower()) - 1e-12 <= float(v) <= float(iv.hi.upper()) + 1e-12
 
 
-def test_w_axis_hessian_sign_is_certified_on_a_box_and_the_opposite_sign_is_not():
-    H = C.hessian_ee_on_w_axis()
-    box = {S.p: (R(3, 5), R(9, 10)), S.q: (R(3, 5), R(9, 10)), S.w: (0, R(1, 2))}     # p + q > 1, 1 + 2w|w| > 0
-    assert certify_sign(H, box, +1).ok
-    assert not certify_sign(H, box, -1, max_depth=8).ok
-
-
 def test_f2_is_certified_negative_near_the_saddle_on_a_sub_box_and_its_mutant_is_not():
     form, mutant = REGISTRY_OR_LOAD()["cert.thm2.f2_negative"].printed(), S.sigma(S.b - S.e**2 / 2) - S.q
     box = {S.p: (R(17, 20), R(19, 20)), S.q: (R(3, 10), R(2, 5)), S.A: (-R(1, 50), R(1, 50))}   # p+q > 1, p/(p+q) > q
@@ -70,9 +63,17 @@ def REGISTRY_OR_LOAD():
     return REGISTRY
 
 
-def test_lemma12_and_convexity_of_G_are_certified_and_their_mutants_rejected():
+def test_the_f2_claim_is_proved_over_the_whole_domain_with_an_interval_corroboration_and_its_mutant_rejected():
     reg = REGISTRY_OR_LOAD()
-    for cid in ("cert.lemma12.monotone", "cert.structure.G_convex"):
-        rec = run_claim(reg[cid], Context())
-        assert rec.status == "certified", rec.evidence
-        assert rec.control.startswith("rejected"), rec.control
+    rec = run_claim(reg["cert.thm2.f2_negative"], Context())
+    assert rec.own_status == "proved", rec.evidence
+    assert rec.control.startswith("rejected"), rec.control
+    assert "covered" in rec.corroboration and "boxes" in rec.corroboration
+
+
+def test_certified_claims_weaker_than_a_proof_are_gone():
+    reg = REGISTRY_OR_LOAD()
+    for cid in ("cert.lemma8.axis_sign", "cert.lemma12.monotone", "cert.structure.G_convex"):
+        assert cid not in reg
+    for cid in ("lemma8.axis", "lemma12.i", "lemma12.ii", "lemma12.iv", "structure.G_convex"):
+        assert cid in reg
