@@ -240,7 +240,7 @@ def test_main_job_writes_the_site(tmp_path):
     site = {s.name: s for s in steps}["site"]
     assert tmp_path / "site" / "index.html" in site.paths
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert "1 verified" in index and "not run" in index              # the others registered, not run
+    assert "1 proved" in index and "not run" in index                # the others registered, not run
 
 
 def test_site_command_refuses_bad_records(tmp_path, capsys):

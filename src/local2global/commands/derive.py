@@ -1,10 +1,9 @@
 """`l2g derive`: write the derivations document (derivations.tex and one fragment per result).
 
-The document is built in memory first (`proofs.derivations.build_document`), then every file is
+The document is built in memory first (`proofs.outputs.document.build_document`), then every file is
 written to a temporary name in the target directory and renamed, so a failed run leaves either
-the previous files or the new ones, never half a file. A `--pdf` flag (compile with pdflatex)
-plugs in after `write_outputs`: add the argument in `add_arguments` and call the compiler on the
-returned path of derivations.tex.
+the previous files or the new ones, never half a file. With `--pdf` derivations.tex is compiled
+with pdflatex (`proofs.outputs.pdf.compile_pdf`).
 """
 from __future__ import annotations
 
@@ -14,7 +13,8 @@ from pathlib import Path
 from ._common import UsageError
 
 NAME = "derive"
-HELP = "write the LaTeX derivations (derivations.tex, fragments/<id>.tex) to --out (default ./build)"
+HELP = ("write the derivations document, an appendix to the paper (derivations.tex, one fragment per result in "
+        "fragments/<id>.tex), to --out (default ./build); --pdf compiles it")
 
 
 def add_arguments(parser) -> None:
@@ -50,7 +50,7 @@ def make_output_dir(out: Path) -> None:
 
 def write_outputs(out: Path, doc) -> Path:
     """Write the fragments, then the full document; returns the path of derivations.tex."""
-    from local2global.proofs.outputs.derivations import write_document
+    from local2global.proofs.outputs.document import write_document
     try:
         return write_document(out, doc)
     except OSError as ex:
@@ -60,21 +60,21 @@ def write_outputs(out: Path, doc) -> Path:
 def run(args) -> int:
     import sys
 
-    from local2global.proofs.outputs import derivations
+    from local2global.proofs.outputs import document
     from local2global.proofs.outputs import pdf as _pdf
 
     if args.pdf and _pdf.pdflatex_path() is None:
         raise UsageError(_pdf.missing_message())
 
     out = output_dir(args.out)
-    records_path = Path(args.records) if args.records else out / derivations.RECORDS_NAME
+    records_path = Path(args.records) if args.records else out / document.RECORDS_NAME
     if args.records and not records_path.is_file():
         raise UsageError(f"--records {args.records!r} is not a file")
     try:
-        records = derivations.load_records(records_path)
+        records = document.load_records(records_path)
     except ValueError as ex:
         raise UsageError(str(ex)) from None
-    doc = derivations.build_document(records, fig_dir=out / "figures", tex_dir=out)   # all in memory first
+    doc = document.build_document(records, fig_dir=out / "figures", tex_dir=out)   # all in memory first
     make_output_dir(out)
     main = write_outputs(out, doc)
     print(f"wrote {main} ({len(doc.fragments)} sections) and {len(doc.fragments)} fragments in {out / 'fragments'}")

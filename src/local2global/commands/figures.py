@@ -6,8 +6,8 @@ import os
 from ._common import UsageError
 
 NAME = "figures"
-HELP = ("regenerate the figures (Fig. 1 (a)-(d): energy, flow, critical loci, basins) as PDF and PNG "
-        "into DIR (default ./build/figures)")
+HELP = ("regenerate the paper's figures (Fig. 1 (a)-(d), Figs. 2 and 5 with attention, Figs. 3, 4, 6 of the full "
+        "model) and the basin slices with attention, as PDF and PNG into DIR (default ./build/figures)")
 
 
 def add_arguments(parser):
