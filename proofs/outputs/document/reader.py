@@ -454,7 +454,7 @@ def _formula_spans(txt: str):
     while i < n:
         ch = txt[i]
         prev = txt[i - 1] if i else " "
-        if (ch.isalnum() or ch in "(-") and not (prev.isalnum() or prev in "_.^"):
+        if (ch.isalnum() or ch in "(-") and not (prev.isalnum() or prev in "_.^+-*/=<>'"):
             j = _expr_end(txt, i)
             if j > i:
                 span = txt[i:j]

@@ -140,13 +140,16 @@ def _energy_surface(ax, level, box, color="0.6"):
 
 def _frame3d(ax, box):
     """w and a horizontal, e vertical; five ticks per axis (readable at half the text width)."""
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import FixedLocator, FuncFormatter
     (w0, w1), (a0, a1), (e0, e1) = box
     ax.set_xlim(w0, w1)
     ax.set_ylim(a0, a1)
     ax.set_zlim(e0, e1)
-    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
-        axis.set_major_locator(MaxNLocator(nbins=4, symmetric=True))
+    for axis, (lo, hi) in zip((ax.xaxis, ax.yaxis, ax.zaxis), box):
+        # integer ticks on the large box, three ticks on the small one: no two labels meet at a corner
+        ticks = list(range(int(lo), int(hi) + 1)) if hi - lo > 2 else [lo, (lo + hi) / 2, hi]
+        axis.set_major_locator(FixedLocator(ticks))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: ("%g" % v).replace("-", "\u2212")))
     ax.tick_params(axis="both", which="major", labelsize=7, pad=0)
     ax.set_xlabel("$w$", labelpad=-3)
     ax.set_ylabel("$a$", labelpad=-3)

@@ -134,7 +134,7 @@ def _basins_block(regime: str, ref: str) -> Block:
             r"$E > E_{\mathrm{sad}}$ cross $\Theta^\star$; $|e| < g(w)$ is $E(e, w) < E_{\mathrm{sad}}$ on $w < 0$. "
             r"The basins are written with the derived $g$ and $w_{\mathrm{sad}}$. The pair fixing the limit in "
             r"$I^\star$ ($w < 0$):"),
-        entries=(Entry(r"\big(E - E_0,\ A - A^\star\big)", lim["pair_w<0"].T),),
+        entries=(Entry(r"E(e, w) - E_0", lim["pair_w<0"][0]), Entry(r"A(e, w) - A^\star", lim["pair_w<0"][1])),
     )
 
 
