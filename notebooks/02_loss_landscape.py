@@ -105,22 +105,22 @@ print("mutual information =", sp.N(chain.mutual_information, 20))
 # %% [markdown]
 # ## The landscape in the $(e, w)$ plane (cf. Fig. 1)
 # Contours of $L(e, w)$ from the stable float64 engine (`numeric.engine`, held against the mpmath path by its
-# tests). For $p + q > 1$ the $w$-axis above $w = -1/\sqrt{2}$ is a valley of local minima; the global minima lie
+# tests). For $p + q > 1$ the $w$-axis right of $w = -1/\sqrt{2}$ is a valley of local minima; the global minima lie
 # on the curve $A = A^\star$.
 
 # %%
-e_axis = np.linspace(-1.6, 1.6, 161)
 w_axis = np.linspace(-1.6, 1.6, 161)
-E, W = np.meshgrid(e_axis, w_axis)
+e_axis = np.linspace(-1.6, 1.6, 161)
+W, E = np.meshgrid(w_axis, e_axis)              # w horizontal, e vertical (as in every figure)
 fig, axes = plt.subplots(1, 2, figsize=(9, 4), sharey=True)
 for ax, (label, (p, q)) in zip(axes, regimes.items()):
     values = engine.evaluate(float(p), float(q), E, W)
-    cs = ax.contourf(E, W, values.loss, levels=30, cmap="viridis")
-    ax.contour(E, W, values.A, levels=[float(st["A_star"].subs({S.p: p, S.q: q}))], colors="white", linestyles="solid",
+    cs = ax.contourf(W, E, values.loss, levels=30, cmap="viridis")
+    ax.contour(W, E, values.A, levels=[float(st["A_star"].subs({S.p: p, S.q: q}))], colors="white", linestyles="solid",
                linewidths=1.2)
-    ax.axhline(-1 / np.sqrt(2), color="red", ls="--", lw=0.8)
+    ax.axvline(-1 / np.sqrt(2), color="red", ls="--", lw=0.8)
     ax.set_title(label)
-    ax.set_xlabel("e")
+    ax.set_xlabel("$w$")
     fig.colorbar(cs, ax=ax)
-axes[0].set_ylabel("w")
+axes[0].set_ylabel("$e$")
 plt.show()

@@ -72,34 +72,35 @@ print("all three agree   :", out["agree"])
 # %% [markdown]
 # ## Flows on the energy contours (cf. Fig. 1 (a), (c))
 # For $p = q = 9/10$: a few trajectories integrated at 15 digits, drawn over the contours of $E$
-# (`numeric.engine.energy`), the $w$-axis (local minima above $w = -1/\sqrt 2$, maxima below) and the
-# curve of global minima $A = A^\star$.
+# (`numeric.engine.energy`), the $w$-axis $e = 0$ (local minima right of $w = -1/\sqrt 2$, maxima left of it)
+# and the curve of global minima $A = A^\star$. As in every figure of the project, $w$ is horizontal and
+# $e$ vertical.
 
 # %%
 p, q = "9/10", "9/10"
 flow = ReducedFlow(p, q)
 starts = [("1/2", "1/5"), ("1/2", "1"), ("3/2", "-1/2"), ("1/5", "-1"), ("-1", "3/5"), ("-3/10", "-3/2")]
-e_axis = np.linspace(-2, 2, 201)
 w_axis = np.linspace(-2, 2, 201)
-Eg, Wg = np.meshgrid(e_axis, w_axis)
+e_axis = np.linspace(-2, 2, 201)
+Wg, Eg = np.meshgrid(w_axis, e_axis)            # x = w, y = e
 fig, ax = plt.subplots(figsize=(6, 5.5))
-ax.contour(Eg, Wg, engine.energy(Eg, Wg), levels=np.linspace(-4, 4, 33), colors="0.8", linewidths=0.6)
+ax.contour(Wg, Eg, engine.energy(Eg, Wg), levels=np.linspace(-4, 4, 33), colors="0.8", linewidths=0.6)
 with mp.workdps(20):
     A_star = float(flow.A_star())
-ax.contour(Eg, Wg, engine.slope_A(Eg, Wg), levels=[A_star], colors="tab:green", linewidths=1.5, linestyles="solid")
-ax.axvline(0, color="tab:blue", lw=1.5)
-ax.axhline(-1 / np.sqrt(2), color="tab:red", ls="--", lw=0.8)
+ax.contour(Wg, Eg, engine.slope_A(Eg, Wg), levels=[A_star], colors="tab:green", linewidths=1.5, linestyles="solid")
+ax.axhline(0, color="tab:blue", lw=1.5)                    # the w-axis e = 0: all critical
+ax.axvline(-1 / np.sqrt(2), color="tab:red", ls="--", lw=0.8)
 for start in starts:
     res = flow.run(start, dps=15, record=True)
-    path = np.array([[float(x) for x in theta] for _, theta in res.path])
-    ax.plot(path[:, 0], path[:, 1], color="black", lw=1)
-    ax.plot(path[0, 0], path[0, 1], "o", color="black", ms=3)
-    ax.plot(path[-1, 0], path[-1, 1], "*", color="tab:orange", ms=9)
+    path = np.array([[float(x) for x in theta] for _, theta in res.path])   # columns (e, w)
+    ax.plot(path[:, 1], path[:, 0], color="black", lw=1)
+    ax.plot(path[0, 1], path[0, 0], "o", color="black", ms=3)
+    ax.plot(path[-1, 1], path[-1, 0], "*", color="tab:orange", ms=9)
 ax.set_xlim(-2, 2)
 ax.set_ylim(-2, 2)
-ax.set_xlabel("e")
-ax.set_ylabel("w")
-ax.set_title("p = q = 0.9: flows (black) end on the w-axis (blue) or on A = A* (green)")
+ax.set_xlabel("$w$")
+ax.set_ylabel("$e$")
+ax.set_title("$p = q = 0.9$: flows (black) end on the $w$-axis (blue) or on $A = A^\\star$ (green)")
 plt.show()
 
 # %% [markdown]

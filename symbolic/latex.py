@@ -45,6 +45,7 @@ SYMBOL_NAMES: dict[str, str] = {
     "Theta_star": r"\Theta^{\star}", "Theta_min": r"\Theta_{\min}", "Theta_max": r"\Theta_{\max}",
     "Theta_sad": r"\Theta_{\mathrm{sad}}",
     "Gamma_star": r"\Gamma^{\star}", "Gamma_min": r"\Gamma_{\min}", "Gamma_sad": r"\Gamma_{\mathrm{sad}}",
+    "Theta_station": r"\Theta_{\mathrm{station}}", "Gamma_station": r"\Gamma_{\mathrm{station}}",
     # energy and basins (Sec. 4)
     "E_sad": r"E_{\mathrm{sad}}", "E_0": "E_0",
     "I_star": r"I^{\star}", "I_min": r"I_{\min}", "I_max": r"I_{\max}", "I_sad": r"I_{\mathrm{sad}}",
@@ -126,6 +127,25 @@ class PaperLatexPrinter(LatexPrinter):
             tex = r"\sigma\left(%s\right)" % ", ".join(self._print(a) for a in expr.args)
             return tex if exp is None else r"\sigma^{%s}\left(%s\right)" % (exp, ", ".join(self._print(a) for a in expr.args))
         return super()._print_Function(expr, exp=exp)
+
+    # printmethod "_paper_latex" bypasses the constants' own `_latex` methods: print them here
+    def _print_Infinity(self, expr):
+        return r"\infty"
+
+    def _print_NegativeInfinity(self, expr):
+        return r"-\infty"
+
+    def _print_ComplexInfinity(self, expr):
+        return r"\tilde{\infty}"
+
+    def _print_Pi(self, expr):
+        return r"\pi"
+
+    def _print_ImaginaryUnit(self, expr):
+        return r"\mathrm{i}"
+
+    def _print_Exp1(self, expr):
+        return r"\mathrm{e}"          # e is the embedding scalar
 
     def _print_BooleanTrue(self, expr):
         return r"\text{always}"

@@ -26,7 +26,7 @@ from . import canonical as _canonical
 from . import landscape as _land
 from ._cache import derivation
 from ._result import Result
-from ._simplify import simplify_log
+from ._simplify import simplify_log, simplify_unit
 from ._symbols import A as A_sym, W_BRANCHES, a, b, c as c_sym, e, sigma, w, w_neg, w_pos
 from ._symbols import hessian as _hess
 from .markov import MarkovChain
@@ -255,6 +255,24 @@ class CanonicalModel:
         n = len(self.params)
         Htt, Htb, Hbb = H[:n, :n], H[:n, n], H[n, n]
         return (Htt - Htb * Htb.T / Hbb).subs(b, self.b_star)
+
+    @cached_property
+    def e_axis(self) -> Result:
+        r"""Lemmas 4 and 8 on the line e = 0 (every point of it is critical): the Hessian of L(θ, b) in the
+        order (b, θ) at b = b*(0, w) = log(p/q), the reduced Hessian (Schur complement) at e = 0, and the
+        loss there, G(0). Entries are rational in p, q once exp(log(p/q)) has evaluated."""
+        def simp(x):
+            return simplify_unit(sp.together(x))
+        b0 = self.optimal_bias["b_star_at_e0"]
+        H = self.hessian_with_bias(order=(b,) + self.params).subs(e, 0).subs(b, b0).applyfunc(simp)
+        Hs = self.schur_hessian().subs(e, 0).applyfunc(simp)
+        G0 = simplify_unit(sp.expand_log(_bias.G(self.chain).subs(A_sym, 0), force=True))
+        return Result(
+            ref="Lemma 4 / Lemma 8 (e = 0)", title="Hessians and loss on the line e = 0",
+            assumptions=("e = 0", "b = b*(0, w) for the Hessian with bias", "w != 0 (w|w| is not C^2 at 0)"),
+            expressions={"b_star": b0, "hessian_with_bias": H, "schur_hessian": Hs, "G_at_0": G0},
+            derivation="The derived Hessians evaluated at e = 0 (and b = b*(0, w)); G(A) at A = 0.",
+        )
 
     # -- energy -------------------------------------------------------------------------------------
     @cached_property

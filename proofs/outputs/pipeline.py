@@ -31,7 +31,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     default is all of them); `workers` processes run the checks (default one per CPU core). The output
     folder is the caller's to validate (`l2g all` does, before any work).
     """
-    from local2global.proofs.outputs import derivations
+    from local2global.proofs.outputs import document
     from local2global.proofs.outputs import report
     from local2global.proofs._registry import Context, run_claims, select
 
@@ -43,7 +43,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     claims = select(claim_ids)
     records = run_claims(claims, Context(dps=dps), workers=workers,
                          progress=lambda i, n, cid: say("check", i, n, cid))
-    checks = out / derivations.RECORDS_NAME
+    checks = out / document.RECORDS_NAME
     _write(checks, json.dumps([r.as_dict() for r in records], indent=2, sort_keys=True) + "\n")
     steps.append(StepResult("check", [checks]))
 
@@ -63,8 +63,8 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         steps.append(StepResult("figures", [Path(p) for p in paths]))
 
     say("derive")
-    doc = derivations.build_document(records=derivations.load_records(checks), fig_dir=out / "figures", tex_dir=out)
-    tex = derivations.write_document(out, doc)
+    doc = document.build_document(records=document.load_records(checks), fig_dir=out / "figures", tex_dir=out)
+    tex = document.write_document(out, doc)
     paths = [out / "fragments" / f"{i}.tex" for i in doc.fragments]
     steps.append(StepResult("derive", [tex] + paths))
 

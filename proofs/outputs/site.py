@@ -204,7 +204,7 @@ _TEXT_MARKUP = (("``", "\u201c"), ("''", "\u201d"), ("---", "\u2014"), ("--", "\
 
 
 def _text_mode(s: str) -> str:
-    """LaTeX text mode (quotes, dashes, escapes as written by derivations.text) -> plain text."""
+    """LaTeX text mode (quotes, dashes, escapes as the derivations document writes them) -> plain text."""
     for a, b in _TEXT_MARKUP:
         s = s.replace(a, b)
     return s
@@ -242,7 +242,7 @@ class Renderer:
         return "".join(out)
 
     def fragment(self, tex: str, where: str = "") -> str:
-        """HTML for the LaTeX that derivations.py writes: align* and centred displays, \\paragraph,
+        """HTML for the LaTeX of the derivations document (`document`): align* and centred displays, \\paragraph,
         itemize lists, \\noindent, text-mode escapes and inline math."""
         token = re.compile(r"\\begin\{align\*\}(.*?)\\end\{align\*\}"
                            r"|\\begin\{center\}\s*\\resizebox\{[^}]*\}\{[^}]*\}\{\$(?:\\displaystyle)?(.*?)\$\}\s*"
@@ -351,6 +351,10 @@ def _unrepr(s: str) -> str:
     return "".join(out)
 
 
+#: the reader formatter, shared with the derivations document (`document.reader`)
+unrepr = _unrepr
+
+
 _SYMBOLS = ((">=", "\u2265"), ("<=", "\u2264"), ("!=", "\u2260"), ("+/-", "\u00b1"), ("->", "\u2192"))
 
 
@@ -398,6 +402,9 @@ def _split_top(s: str, sep: str = "; ") -> list[str]:
         i += 1
     parts.append(s[start:])
     return [p.strip() for p in parts if p.strip()]
+
+
+split_top = _split_top
 
 
 def prose(s: str) -> str:
@@ -1043,16 +1050,25 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
         return ('<p><code>notebooks/%s.py</code>: %s <span class="note">(not executed in this build; '
                 '<code>l2g all</code> writes build/notebooks/%s.ipynb)</span></p>' % (_esc(stem), title, _esc(stem)))
 
+    from local2global.proofs.outputs.document.figures import captions as figure_captions
+    captions = figure_captions()             # numbered as the paper's, LaTeX text (one table with the PDF)
+
     def caption(stem: str) -> str:
+        if stem in captions:
+            return captions[stem]
         m = _FIG_FILE.fullmatch(stem)
         if not m:
-            return "%s.png (no numbered figure of the paper)" % stem
-        return "Fig. %s%s: %s.png" % (m.group(1), " (%s)" % m.group(2) if m.group(2) else "", stem)
+            return "%s (no numbered figure of the paper)" % stem
+        return "Fig. %s%s" % (m.group(1), " (%s)" % m.group(2) if m.group(2) else "")
+
+    def plain(tex: str) -> str:
+        return re.sub(r"\\([A-Za-z]+)|[$\\{}^_]", lambda m: m.group(1) or "", tex)
 
     def figures_html(stem_list: list[str], prefix: str) -> str:
         return "".join('<figure><a href="%sfigures/%s.png"><img src="%sfigures/%s.png" alt="%s" '
                        'loading="lazy"></a><figcaption>%s</figcaption></figure>'
-                       % (prefix, _esc(s), prefix, _esc(s), _esc(caption(s)), _esc(caption(s))) for s in stem_list)
+                       % (prefix, _esc(s), prefix, _esc(s), _esc(plain(caption(s))),
+                          R.mixed(caption(s), f"figure {s}")) for s in stem_list)
 
     # derivations-document sections backing each claim
     sec_html, sec_of = _derivation_sections(items, R)
@@ -1189,8 +1205,8 @@ def _form_html(form, R: Renderer, where: str) -> str:
 
 
 def _derivation_sections(items: list[Item], R: Renderer) -> tuple[dict, dict]:
-    """HTML of every derivations-document section and, per claim id, the sections backing it."""
-    from local2global.proofs.outputs import derivations as D
+    """HTML of every derivations-document unit (one paper result) and, per claim id, the units backing it."""
+    from local2global.proofs.outputs import document as D
 
     claims = [it.claim for it in items if it.claim is not None]
     html_of, sec_of = {}, defaultdict(list)
@@ -1208,23 +1224,26 @@ def _derivation_sections(items: list[Item], R: Renderer) -> tuple[dict, dict]:
             body, ref = _block_html(block, R, where), block.ref
         html_of[sec.id] = ('<section class="derivation" id="sec-%s"><h3>%s <span class="note">(%s; section '
                            '<code>%s</code>)</span></h3>%s</section>'
-                           % (_esc(sec.id), _esc(sec.title), _esc(ref), _esc(sec.id), body))
+                           % (_esc(sec.id), R.mixed(sec.heading, where), _esc(ref), _esc(sec.id), body))
         for c in backing:
             sec_of[c.id].append(sec.id)
     return html_of, dict(sec_of)
 
 
 def _block_html(block, R: Renderer, where: str) -> str:
+    """A unit's Block (LaTeX text with $...$ mathematics and displays) as HTML."""
     out = []
+    if getattr(block, "statement", ""):
+        out.append('<div class="statement">%s</div>' % R.fragment(block.statement, where))
     if block.assumptions:
-        out.append("<p><b>Assumptions.</b> %s.</p>" % _esc("; ".join(block.assumptions)))
+        out.append("<p><b>Assumptions.</b> %s.</p>" % R.mixed("; ".join(block.assumptions), where))
     if block.derivation:
-        out.append("<p><b>Derivation.</b> %s</p>" % _esc(block.derivation))
+        out.append("<p><b>Derivation.</b></p>" + R.fragment(block.derivation, where))
     if block.entries:
         out.append("<h4>Derived expressions</h4>")
         for e in block.entries:
             if e.note:
-                out.append('<p class="note">%s</p>' % _esc(e.note))
+                out.append('<p class="note">%s</p>' % R.mixed(e.note, where))
             out.append(R.fragment(replace(e, note="").render(), where))
     if block.extra:
         out.append(R.fragment(block.extra, where))

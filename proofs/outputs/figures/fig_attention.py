@@ -5,8 +5,11 @@ the basin slices that Sec. 4.1 leaves open, for p = q = 0.9 (p+q > 1) and p = q 
   E(e, w, a) (Lemma 14), the critical sets of Thm 10 (Θ* as a surface, the plane e = 0 split into
   local minima and maxima, the saddle line e = 0, w = -1/√2, the curve Θ_station) and integrated flows.
 * fig5_p09 / fig5_p01: the same near the origin, with flows from small Gaussian starts (Thm 11).
-* fig_attn_basins: limit classes of GF-Attention on the slices a0 = 0 (plane (e, w)) and w0 = -1/2
-  (plane (e, a); w0 = -3/2 for p = q = 0.1, where the slice w0 = -1/2 holds one class only).
+* fig_attn_basins: limit classes of GF-Attention on the slices a0 = 0 (plane (w, e)) and w0 = -1/2
+  (plane (a, e); w0 = -3/2 for p = q = 0.1, where the slice w0 = -1/2 holds one class only); e vertical.
+
+The panels carry no title (the derivations document and the site caption them, numbered as the paper's:
+`proofs.outputs.document.figures`); legends are in mathematics.
 
 Every plotted set comes from `canonical_model(attention=True)` (lambdified); trajectories and basin classes come
 from the mpmath integrator (`numeric.dynamics.flow.ReducedFlow` with attention). Basin
@@ -135,24 +138,40 @@ def _energy_surface(ax, level, box, color="0.6"):
         ax.plot_surface(W, Aa, sgn * E, color=color, alpha=0.15, linewidth=0, shade=False)
 
 
-def _frame3d(ax, box, title):
+def _frame3d(ax, box):
+    """w and a horizontal, e vertical; five ticks per axis (readable at half the text width)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter
     (w0, w1), (a0, a1), (e0, e1) = box
     ax.set_xlim(w0, w1)
     ax.set_ylim(a0, a1)
     ax.set_zlim(e0, e1)
-    ax.set_xlabel("$w$")
-    ax.set_ylabel("$a$")
-    ax.set_zlabel("$e$")
-    ax.set_title(title)
+    for axis, (lo, hi) in zip((ax.xaxis, ax.yaxis, ax.zaxis), box):
+        # integer ticks on the large box, three ticks on the small one: no two labels meet at a corner
+        ticks = list(range(int(lo), int(hi) + 1)) if hi - lo > 2 else [lo, (lo + hi) / 2, hi]
+        axis.set_major_locator(FixedLocator(ticks))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: ("%g" % v).replace("-", "\u2212")))
+    ax.tick_params(axis="both", which="major", labelsize=7, pad=0)
+    ax.set_xlabel("$w$", labelpad=-3)
+    ax.set_ylabel("$a$", labelpad=-3)
+    ax.set_zlabel("$e$", labelpad=-3)
+    ax.zaxis.set_rotate_label(False)
     ax.view_init(elev=22, azim=-58)
 
 
-def _flow_panel(key, box, starts, title):
+#: the class of a limit, in the legend's words (mathematics for the sets)
+CLASS_LABEL = {"global_min": r"flow $\to$ global minimum ($\Theta^{\star}$)",
+               "local_min": r"flow $\to$ local minimum ($\Theta_{\min}$)",
+               "local_max": r"flow $\to$ local maximum ($\Theta_{\max}$)",
+               "saddle": r"flow $\to$ saddle ($\Theta_{\mathrm{sad}}$)",
+               "station": r"flow $\to$ $\Theta_{\mathrm{station}}$", None: "flow not converged"}
+
+
+def _flow_panel(key, box, starts):
     """3D panel; the grey surface is the energy level of the first start (its trajectory lies on it)."""
     p, q = CHAINS[key]
     level = float(_np()["E"](*[float(x) for x in starts[0]]))
-    fig = plt.figure(figsize=(6.0, 5.0))
-    ax = fig.add_subplot(projection="3d")
+    fig = plt.figure(figsize=(3.6, 4.1))
+    ax = fig.add_axes((0.02, 0.25, 0.90, 0.78), projection="3d")
     _energy_surface(ax, level, box)
     _critical_sets(ax, p, q, box)
     colors = {"global_min": "#ff7f0e", "local_min": "#d62728", "local_max": "#1f77b4", "saddle": "black",
@@ -166,15 +185,23 @@ def _flow_panel(key, box, starts, title):
             continue
         if not inside.all():          # mplot3d does not clip: cut the path where it first leaves the box
             path = path[: int(np.argmin(inside))]
-        lab = f"flow -> {cls}" if cls not in seen else None
+        lab = CLASS_LABEL.get(cls, str(cls)) if cls not in seen else None
         seen.add(cls)
         ax.plot(path[:, 1], path[:, 2], path[:, 0], color=colors[cls], lw=1.1, label=lab)
         ax.plot([path[0, 1]], [path[0, 2]], [path[0, 0]], "o", color=colors[cls], ms=2.5)
         ax.plot([path[-1, 1]], [path[-1, 2]], [path[-1, 0]], "x", color=colors[cls], ms=4)
-    _frame3d(ax, box, title)
-    ax.legend(loc="upper left", fontsize=6, frameon=False)
-    fig.text(0.5, 0.02, f"green: $\\Theta^\\star$; red/blue plane $e=0$: local minima/maxima; grey: level set $E = E(\\theta_0)$ of the first flow ({level:.3g})",
-             ha="center", fontsize=7)
+    _frame3d(ax, box)
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [Patch(facecolor="#2ca02c", alpha=0.4, label=r"$\Theta^{\star}$ (global minima)"),
+                Patch(facecolor="#d62728", alpha=0.35, label=r"$e = 0$: local minima"),
+                Patch(facecolor="#1f77b4", alpha=0.35, label=r"$e = 0$: local maxima"),
+                Patch(facecolor="0.6", alpha=0.35, label=r"level set $E = E(\theta_0)$")]
+    if not any(lbl.startswith(r"$\Theta_{\mathrm{sad}}") for lbl in labels) and w0 <= _np()["w_sad"] <= w1:
+        handles.append(Line2D([], [], color="black", lw=1.5, label=r"$\Theta_{\mathrm{sad}}$"))
+    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=6.5, frameon=False, handlelength=1.4,
+               columnspacing=0.8, borderaxespad=0.2)
     return fig
 
 
@@ -191,24 +218,22 @@ FULL_STARTS = [(Fraction(1), Fraction(-1), Fraction(1, 2)), (Fraction(1, 2), Fra
 
 @figure("fig2_p09")
 def fig2_p09():
-    return _flow_panel("p09", BOX_FULL, FULL_STARTS, "Fig. 2: GF with attention, $p = q = 0.9$ ($p+q>1$)")
+    return _flow_panel("p09", BOX_FULL, FULL_STARTS)
 
 
 @figure("fig2_p01")
 def fig2_p01():
-    return _flow_panel("p01", BOX_FULL, FULL_STARTS, "Fig. 2: GF with attention, $p = q = 0.1$ ($p+q<1$)")
+    return _flow_panel("p01", BOX_FULL, FULL_STARTS)
 
 
 @figure("fig5_p09")
 def fig5_p09():
-    return _flow_panel("p09", BOX_NEAR, _starts(5, 8, Fraction(1, 5)),
-                       "Fig. 5: near the origin, $p = q = 0.9$: the plane $e = 0$ (local minima) attracts")
+    return _flow_panel("p09", BOX_NEAR, _starts(5, 8, Fraction(1, 5)))
 
 
 @figure("fig5_p01")
 def fig5_p01():
-    return _flow_panel("p01", BOX_NEAR, _starts(5, 8, Fraction(1, 5)),
-                       "Fig. 5: near the origin, $p = q = 0.1$: the plane $e = 0$ (local maxima) repels")
+    return _flow_panel("p01", BOX_NEAR, _starts(5, 8, Fraction(1, 5)))
 
 
 SLICES = (("p09", "a", Fraction(0)), ("p09", "w", Fraction(-1, 2)), ("p01", "a", Fraction(0)), ("p01", "w", Fraction(-3, 2)))
@@ -216,29 +241,35 @@ SLICES = (("p09", "a", Fraction(0)), ("p09", "w", Fraction(-1, 2)), ("p01", "a",
 
 @figure("fig_attn_basins")
 def fig_attn_basins():
+    """Limit classes on the slices a0 = 0 (w horizontal, e vertical) and w0 fixed (a horizontal, e vertical)."""
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
     order = ["global_min", "local_min", "local_max", "saddle", "station", "None"]
     cmap = ListedColormap([CLASS_COLORS[c] for c in order])
-    fig, axes = plt.subplots(2, 2, figsize=(7.0, 7.2))
+    fig, axes = plt.subplots(2, 2, figsize=(6.6, 7.0))
     for ax, (key, fixed, val) in zip(axes.flat, SLICES):
         p, q = CHAINS[key]
         data = slice_grid(p, q, fixed, val)
-        xs = np.array([float(Fraction(x)) for x in data["xs"]])
-        ys = np.array([float(Fraction(y)) for y in data["ys"]])
-        Z = np.array([[order.index(str(c)) for c in row] for row in data["grid"]])
-        h = (xs[1] - xs[0]) / 2
-        ax.imshow(Z, origin="lower", extent=(xs[0] - h, xs[-1] + h, ys[0] - h, ys[-1] + h), cmap=cmap,
+        xs = np.array([float(Fraction(x)) for x in data["xs"]])       # e0 (the grid's columns)
+        ys = np.array([float(Fraction(y)) for y in data["ys"]])       # w0 or a0 (the grid's rows)
+        # the grid has rows = the other coordinate, columns = e; transposed, e runs vertically
+        Z = np.array([[order.index(str(c)) for c in row] for row in data["grid"]]).T
+        hx, hy = (ys[1] - ys[0]) / 2, (xs[1] - xs[0]) / 2
+        ax.imshow(Z, origin="lower", extent=(ys[0] - hx, ys[-1] + hx, xs[0] - hy, xs[-1] + hy), cmap=cmap,
                   vmin=-0.5, vmax=len(order) - 0.5, interpolation="nearest", aspect="equal")
         other = "w" if fixed == "a" else "a"
-        ax.set_xlabel("$e_0$")
-        ax.set_ylabel(f"${other}_0$")
-        ax.set_title(f"p = q = {float(p):g}, slice ${fixed}_0 = {float(val):g}$ ({len(xs)}x{len(ys)} flows)", fontsize=8)
+        ax.set_xlabel(f"${other}_0$")
+        ax.set_ylabel("$e_0$", rotation=0, labelpad=6)
+        ax.set_xticks(range(-2, 3))
+        ax.set_yticks(range(-2, 3))
+        ax.set_title(f"$p = q = {float(p):g}$, slice ${fixed}_0 = {float(val):g}$ ({len(xs)}$\\times${len(ys)} flows)",
+                     fontsize=8)
         if other == "w":
-            ax.axhline(-1 / np.sqrt(2), color="k", lw=0.6, ls="--")
-    handles = [Patch(facecolor=CLASS_COLORS[c], edgecolor="0.5", lw=0.5,
-                     label=c if c != "None" else "not converged in 3000 steps") for c in order if c != "saddle" and c != "station"]
-    fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=7, frameon=False)
-    fig.subplots_adjust(hspace=0.32, wspace=0.3, bottom=0.1)
-    fig.suptitle("Limit of GF-Attention from $\\theta_0$ on slices of $\\mathbb{R}^3$ (dashed: $w = -1/\\sqrt{2}$)", fontsize=9)
+            ax.axvline(-1 / np.sqrt(2), color="k", lw=0.6, ls="--")
+    words = {"global_min": r"global minimum $\Theta^{\star}$", "local_min": r"local minimum $\Theta_{\min}$",
+             "local_max": r"local maximum $\Theta_{\max}$", "None": "not converged in 3000 steps"}
+    handles = [Patch(facecolor=CLASS_COLORS[c], edgecolor="0.5", lw=0.5, label="flow $\\to$ " + words[c] if c != "None"
+                     else words[c]) for c in order if c in words]
+    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=7.5, frameon=False)
+    fig.subplots_adjust(hspace=0.30, wspace=0.25, bottom=0.12, top=0.96, left=0.08, right=0.98)
     return fig

@@ -1,7 +1,8 @@
 """Figure registry and deterministic saving (used by `l2g figures`).
 
 A figure producer is a function returning a matplotlib Figure, registered with `@figure("fig1a")` in a
-module `local2global.numeric.fig_*` (discovered with pkgutil). `save` writes PDF and PNG with the Agg
+module `proofs/outputs/figures/fig_*` (discovered with pkgutil); its name is the file stem, and the figure
+numbers and captions of the paper are attached to the stems in `proofs.outputs.document.figures`. `save` writes PDF and PNG with the Agg
 backend, a fixed size/dpi and no metadata that changes from run to run, so two runs are byte-identical.
 """
 from __future__ import annotations
@@ -22,8 +23,11 @@ from local2global.numeric.infra.atomic import atomic_write  # noqa: E402
 FIGURES: dict[str, Callable[[], "matplotlib.figure.Figure"]] = {}
 DPI = 150
 #: style fixed here (not from the user's matplotlibrc) so output does not depend on the machine
-STYLE = {"svg.hashsalt": "local2global", "pdf.fonttype": 42, "font.family": "DejaVu Sans", "font.size": 9,
-         "axes.titlesize": 9, "figure.dpi": DPI, "savefig.dpi": DPI, "path.simplify": True}
+#: mathematics in Computer Modern, like the derivations document (its star is visible: Θ⋆, I⋆), text in a
+#: serif shipped with matplotlib (DejaVu Serif), so no output depends on the fonts of the machine
+STYLE = {"svg.hashsalt": "local2global", "pdf.fonttype": 42, "font.family": "DejaVu Serif", "font.size": 9,
+         "mathtext.fontset": "cm", "axes.formatter.use_mathtext": True, "axes.titlesize": 9,
+         "figure.dpi": DPI, "savefig.dpi": DPI, "path.simplify": True}
 PDF_META = {"CreationDate": None, "Creator": None, "Producer": None, "ModDate": None}
 PNG_META = {"Software": None}
 

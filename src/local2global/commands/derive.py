@@ -1,9 +1,9 @@
 """`l2g derive`: write the derivations document (derivations.tex and one fragment per result).
 
 The output folder `--out` is validated before any work; the document is built in memory first
-(`proofs.derivations.build_document`), then every file is written to a temporary name in the target
+(`proofs.outputs.document.build_document`), then every file is written to a temporary name in the target
 folder and renamed, so a failed run leaves either the previous files or the new ones, never half a
-file. `--pdf` compiles derivations.pdf next to it (pdflatex).
+file. `--pdf` compiles derivations.pdf next to it (pdflatex, `proofs.outputs.pdf.compile_pdf`).
 """
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from pathlib import Path
 from ._common import UsageError, output_dir as _output_dir, plural, shown
 
 NAME = "derive"
-HELP = "write the LaTeX derivations (derivations.tex, fragments/<id>.tex) to --out (default ./build)"
-SUMMARY = 'write the LaTeX derivations (derivations.tex, fragments/)'
+HELP = ("write the derivations document, an appendix to the paper (derivations.tex, one fragment per result in "
+        "fragments/<id>.tex), to --out (default ./build); --pdf compiles it")
+SUMMARY = 'write the derivations document, an appendix to the paper (LaTeX; --pdf compiles it)'
 EXAMPLE = "l2g derive --out build --pdf"
 
 
@@ -37,8 +38,11 @@ def make_output_dir(out: Path) -> None:
 
 def write_outputs(out: Path, doc) -> Path:
     """Write the fragments, then the full document; returns the path of derivations.tex."""
-    from local2global.proofs.outputs.derivations import write_document
-    return write_document(out, doc)
+    from local2global.proofs.outputs.document import write_document
+    try:
+        return write_document(out, doc)
+    except OSError as ex:
+        raise UsageError(f"cannot write to {str(out)!r}: {ex.strerror or ex}") from None
 
 
 def run(args) -> int:
@@ -51,13 +55,13 @@ def run(args) -> int:
     if args.pdf and _pdf.pdflatex_path() is None:
         raise UsageError(_pdf.missing_message("run without --pdf"))
 
-    from local2global.proofs.outputs import derivations
-    records_path = Path(args.records) if args.records else out / derivations.RECORDS_NAME
+    from local2global.proofs.outputs import document
+    records_path = Path(args.records) if args.records else out / document.RECORDS_NAME
     try:
-        records = derivations.load_records(records_path)
+        records = document.load_records(records_path)
     except ValueError as ex:
         raise UsageError(str(ex)) from None
-    doc = derivations.build_document(records, fig_dir=out / "figures", tex_dir=out)   # all in memory first
+    doc = document.build_document(records, fig_dir=out / "figures", tex_dir=out)   # all in memory first
     make_output_dir(out)
     main = write_outputs(out, doc)
     n = len(doc.fragments)

@@ -25,7 +25,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--q", required=True, help="switching probability q = P(0|1), in (0, 1)")
     parser.add_argument("--e", required=True, help="embedding scalar e")
     parser.add_argument("--w", required=True, help="feed-forward scalar w (w != 0: |w| is not differentiable at 0)")
-    parser.add_argument("--a", default=None, help="attention scalar a: use linear attention (formula sheet §7)")
+    parser.add_argument("--a", default=None, help="attention scalar a: use linear attention (Sec. 4.1 of the paper, Eqs. 39-41)")
     parser.add_argument("--b", default=None, help="bias b (default: the optimal bias b*, Lemma 5 / 13)")
     parser.add_argument("--d", default="2", help=f"embedding dimension d (1..{MAX_D}, default 2)")
     parser.add_argument("--N", default="5", help=f"sequence length N (1..{MAX_N}, default 5; 2^N sequences)")

@@ -1,0 +1,499 @@
+r"""The derivations document as a paper appendix: preamble, front matter, one fragment per unit, errata,
+additional figures and how to reproduce. Building it never runs a check; the statuses come from the
+records of `l2g check --json` (build/checks.json) when they are given.
+
+Per unit (one paper result) the fragment holds: the result as an amsthm environment named and numbered as
+in the paper (Lemma 5, Theorem 2, ...), stated with the derived expressions; the derivation (what was
+computed, in words and formulas); the proof steps, one per registered claim, each with its status on the
+ladder (own status and weakest step), the checked statement, and one compact evidence line written for a
+reader; figures numbered as the paper's. Output is deterministic (no dates, no set iteration).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sympy as sp
+
+from . import figures as F
+from . import reader
+from .layout import merge_displays
+from .registry import TOPICS, Block, Section, claims_for, homes, pointers, sections
+
+#: where `l2g derive` looks for the JSON of `l2g check --json` (relative to its --out directory)
+RECORDS_NAME = "checks.json"
+
+#: LaTeX packages of the preamble (texlive-latex-base, texlive-latex-recommended and lmodern provide them)
+PACKAGES = ("fontenc", "lmodern", "microtype", "amsmath", "amssymb", "amsthm", "geometry", "graphicx", "booktabs",
+            "longtable", "array", "xcolor", "caption", "subcaption", "hyperref")
+
+#: the status ladder, strongest first, and what each rung means (the words of `proofs._registry`)
+LADDER = ("proved", "certified", "sampled", "experiment", "erratum", "open", "failed")
+NOT_RUN = "not run"
+MEANING = {
+    "proved": "exact over the whole stated domain: a SymPy identity or derivation, or an argument whose steps "
+              "are proved",
+    "certified": "rigorous interval arithmetic (arb) over a stated compact part of the domain",
+    "sampled": "numerical: the number of points, the digits and the region are in the evidence",
+    "experiment": "a training run of the full transformer",
+    "erratum": "the printed form fails the check, a corrected form passes it (both are shown)",
+    "open": "no machine check; the reason is given",
+    "failed": "our own check broke",
+    NOT_RUN: "this build has no record of the check",
+}
+
+
+def _colours():
+    from local2global.proofs.outputs.site import COLOURS, INK       # one palette for the site and the PDF
+    return COLOURS, INK
+
+
+def _status_macros() -> str:
+    colours, ink = _colours()
+    out = []
+    for s in LADDER + (NOT_RUN,):
+        key = s.replace(" ", "")
+        out.append("\\definecolor{st%s}{HTML}{%s}\\definecolor{ink%s}{HTML}{%s}"
+                   % (key, colours.get(s, "#ffffff").lstrip("#").upper(), key,
+                      ink.get(s, "#000000").lstrip("#").upper()))
+    return "\n".join(out) + "\n"
+
+
+PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
+\usepackage[T1]{fontenc}
+\usepackage{lmodern}
+\usepackage{microtype}
+\usepackage{amsmath}
+\usepackage{amssymb}
+\usepackage{amsthm}
+\usepackage[margin=2.4cm]{geometry}
+\usepackage{graphicx}
+\usepackage{booktabs}
+\usepackage{longtable}
+\usepackage{array}
+\usepackage{xcolor}
+\usepackage[font=small,labelfont=bf]{caption}
+\usepackage{subcaption}
+\usepackage{hyperref}
+\definecolor{linkblue}{HTML}{1F4E9A}
+\hypersetup{colorlinks=true,linkcolor=linkblue,urlcolor=linkblue,citecolor=linkblue,
+  pdftitle={Local to Global: derivations and checks},pdfcreator={l2g derive},pdfproducer={l2g derive}}
+\allowdisplaybreaks
+\setlength{\parskip}{0.35ex}
+\newtheoremstyle{paper}{1.2ex}{1ex}{\itshape}{}{\bfseries}{.}{0.5em}{\thmname{#1}\thmnumber{ #2}\thmnote{ (#3)}}
+\theoremstyle{paper}
+\newtheorem{lemma}{Lemma}
+\newtheorem{theorem}{Theorem}
+\newtheorem{proposition}{Proposition}
+\newcommand{\namedname}{}
+\newtheorem*{named}{\namedname}
+\theoremstyle{remark}
+\newtheorem{remark}{Remark}
+\newcommand{\statusbox}[2]{{\setlength{\fboxsep}{1.4pt}\colorbox{st#1}{\textcolor{ink#1}{\sffamily\footnotesize\strut #2}}}}
+\newcommand{\stepid}[1]{{\footnotesize\ttfamily #1}}
+\newenvironment{steps}{\begin{list}{}{\setlength{\leftmargin}{0pt}\setlength{\itemsep}{1.1ex}%
+  \setlength{\parsep}{0.4ex}\setlength{\topsep}{0.6ex}}}{\end{list}}
+\newcommand{\fieldname}[1]{\textsc{#1}:}
+"""
+
+_ENV = {"Lemma": "lemma", "Theorem": "theorem", "Remark": "remark"}
+
+
+def _statusbox(status: str) -> str:
+    """A coloured box with the status word (the ladder's colours; a status off the ladder is shown as failed)."""
+    key = status if status in LADDER else ("notrun" if status == NOT_RUN else "failed")
+    return "\\statusbox{%s}{%s}" % (key, reader.escape(status))
+
+
+def _rank(status: str) -> int:
+    return LADDER.index(status) if status in LADDER else len(LADDER)
+
+
+def _rec(r) -> dict:
+    return r.as_dict() if hasattr(r, "as_dict") else dict(r)
+
+
+# ---------------------------------------------------------------------------------------------
+# Records
+# ---------------------------------------------------------------------------------------------
+
+def load_records(path: Path) -> dict[str, dict]:
+    """Records of `l2g check --json` by claim id; accepts a list of records, {"records": [...]} or {id: record}.
+
+    A missing file gives {}; an unreadable one raises ValueError (reported as a usage error).
+    """
+    path = Path(path)
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as ex:
+        raise ValueError(f"cannot read check records {path}: {ex}") from None
+    if isinstance(data, dict) and "records" in data:
+        data = data["records"]
+    if isinstance(data, dict):
+        data = [dict(v, id=k) for k, v in data.items() if isinstance(v, dict)]
+    if not isinstance(data, list):
+        raise ValueError(f"check records {path}: expected a list of records")
+    return {str(r["id"]): r for r in data if isinstance(r, dict) and "id" in r}
+
+
+# ---------------------------------------------------------------------------------------------
+# One unit
+# ---------------------------------------------------------------------------------------------
+
+def _title(c) -> str:
+    return reader.prose(c.title)
+
+
+def _statement(s: str) -> str:
+    """A claim's statement (LaTeX text from the registry) without pointers to documents the reader lacks."""
+    return reader.formula_sheet(str(s)).strip()
+
+
+def _evidence_tex(rec: dict) -> str:
+    ev = str(rec.get("evidence", ""))
+    m = re.match(r"printed form fails \((.*)\); corrected form: (.*)$", " ".join(ev.split()))
+    if m:
+        return ("\\fieldname{printed form} fails: %s. \\fieldname{corrected form} passes: %s"
+                % (reader.evidence(m.group(1), 500), reader.evidence(m.group(2), 500)))
+    return "\\fieldname{evidence} " + reader.evidence(ev)
+
+
+def _step(c, rec: dict | None, unit_of: dict, by_id: dict) -> str:
+    status = rec.get("status", NOT_RUN) if rec else NOT_RUN
+    parts = ["\\item %s\\ \\textbf{%s.}\\hfill\\stepid{%s}\\par" % (_statusbox(status), _title(c), reader.escape(c.id))]
+    if c.statement:
+        parts.append("\\fieldname{statement} %s\\par" % _statement(c.statement))
+    if rec:
+        small = []
+        if status == "open":
+            small.append("\\fieldname{why open} " + reader.evidence(rec.get("evidence", "")))
+        else:
+            small.append("\\fieldname{method} " + reader.prose(rec.get("method", "")) + ".")
+            small.append(_evidence_tex(rec) + ".")
+            ctl = str(rec.get("control", ""))
+            if ctl and ctl != "n/a":
+                verdict = "rejected" if ctl.startswith("rejected") else "NOT rejected"
+                first = reader.first_finding(ctl)
+                small.append("\\fieldname{negative control} %s%s." % (verdict, (" (" + first + ")") if first else ""))
+        own, weakest = rec.get("own_status", ""), rec.get("weakest", "")
+        if weakest and weakest != c.id and weakest in by_id:
+            w = by_id[weakest]
+            where = unit_of.get(weakest)
+            link = ("\\hyperref[sec:%s]{%s}" % (where, _title(w))) if where else _title(w)
+            small.append("\\fieldname{own check} %s; the status is that of its weakest step, %s (%s)."
+                         % (own or status, link, reader.escape(w.ref)))
+        elif own and own != status:
+            small.append("\\fieldname{own check} %s." % own)
+        for key, label in (("stated_domain", "stated domain"), ("checked_domain", "checked domain")):
+            if rec.get(key):
+                small.append("\\fieldname{%s} %s." % (label, reader.prose(str(rec[key]))))
+        parts.append("{\\small " + " ".join(small) + "}")
+    else:
+        parts.append("{\\small \\textit{Not run in this build.}}")
+    return "\n".join(parts) + "\n"
+
+
+def _unit_status(claims, records) -> str:
+    statuses = [records.get(c.id, {}).get("status", NOT_RUN) for c in claims]
+    if not statuses:
+        return "uncovered"
+    if all(s == NOT_RUN for s in statuses):
+        return NOT_RUN
+    return max((s for s in statuses if s != NOT_RUN), key=_rank)
+
+
+def _environment(sec: Section, block: Block) -> str:
+    """The result as an amsthm environment named and numbered as in the paper (the unit's heading carries
+    the title, so the environment has none)."""
+    body = block.statement or "(see the derivation)"
+    if sec.kind in _ENV and sec.number.isdigit():
+        env = _ENV[sec.kind]
+        return ("\\setcounter{%s}{%d}\n\\begin{%s}\\label{res:%s}\n%s\n\\end{%s}\n"
+                % (env, int(sec.number) - 1, env, sec.id, body, env))
+    name = sec.name or sec.kind or "Statement"
+    return ("\\renewcommand{\\namedname}{%s}\n\\begin{named}\\label{res:%s}\n%s\n\\end{named}\n"
+            % (name, sec.id, body))
+
+
+def _bookmarked(tex: str) -> str:
+    """LaTeX text whose $...$ parts get a plain form for the PDF bookmarks (\\texorpdfstring)."""
+    return re.sub(r"\$([^$]*)\$", lambda m: "\\texorpdfstring{$%s$}{%s}" % (
+        m.group(1), re.sub(r"\\[A-Za-z]+|[{}^_]", "", m.group(1)).strip()), tex)
+
+
+def _heading_tex(text: str) -> str:
+    """A heading given as LaTeX text with $...$ mathematics: text parts escaped, mathematics kept (with a
+    plain-text form for the PDF bookmarks)."""
+    parts = re.split(r"(\$[^$]*\$)", text)
+    out = []
+    for p in parts:
+        if p.startswith("$"):
+            plain = re.sub(r"\\[A-Za-z]+|[{}^_$]", "", p).strip()
+            out.append("\\texorpdfstring{%s}{%s}" % (p, plain))
+        else:
+            out.append(reader.escape(p))
+    return "".join(out)
+
+
+def render_section(sec: Section, block: Block, claims, records: dict, home: dict | None = None, *,
+                   all_claims=None, fig_dir=None, root=None, tex_dir=None) -> str:
+    """The LaTeX fragment of one unit (starts with \\subsection, ends with a newline).
+
+    `claims` are the claims backing the unit (`claims_for`), `records` the check records by id, `home` the unit
+    each claim is shown in (default: computed over every registered unit), `all_claims` the registry (for
+    the names of weakest steps)."""
+    all_claims = list(all_claims) if all_claims is not None else list(claims)
+    records = records or {}
+    if home is None:
+        home = homes(sections(), all_claims)
+    by_id = {c.id: c for c in all_claims}
+    own = [c for c in claims if home.get(c.id, sec.id) == sec.id]
+    elsewhere = [c for c in claims if c not in own]
+    if home is not None and sec.id in {s.id for s in sections()}:
+        elsewhere = [c for c in pointers(sec, all_claims, home) if c in claims]
+    parts = ["%% fragment %s: generated by l2g derive; do not edit\n" % sec.id,
+             "\\subsection{%s}\\label{sec:%s}\n" % (_heading_tex(sec.heading), sec.id)]
+    if sec.where:
+        parts.append("\\noindent{\\small In the paper: %s.}\\par\n" % reader.escape(sec.where))
+    parts.append(_environment(sec, block))
+    if block.assumptions:
+        parts.append("\\noindent\\fieldname{assumptions} %s.\\par\n" % "; ".join(block.assumptions))
+    if block.derivation or block.entries or block.extra:
+        parts.append("\\paragraph{Derivation.} %s\n" % block.derivation)
+        parts.extend(merge_displays([e.render() for e in block.entries]))
+        if block.extra:
+            parts.append(block.extra)
+    fig = F.BY_UNIT.get(sec.id)
+    if fig is not None:
+        parts.append(F.figure_tex(fig, fig_dir, root, tex_dir))
+    shown = own + elsewhere
+    status = _unit_status(shown, records)
+    parts.append("\\paragraph{Proof steps as checked.} ")
+    if not shown:
+        parts.append("No registered claim backs this result yet.\n")
+    else:
+        box = _statusbox(status) if status != "uncovered" else "uncovered"
+        if len(shown) == 1:
+            parts.append("Status: %s, that of its one step.\n" % box)
+        else:
+            parts.append("Status: %s, the weakest of its %d steps%s.\n" % (
+                box, len(shown), "" if not elsewhere else " (%d of them shown elsewhere)" % len(elsewhere)))
+        if own:
+            parts.append("\\begin{steps}\n")
+            parts.extend(_step(c, records.get(c.id), home, by_id) for c in own)
+            parts.append("\\end{steps}\n")
+        if elsewhere:
+            parts.append("\\noindent{\\small Also backed by: %s.}\\par\n" % "; ".join(
+                "%s %s (shown under \\hyperref[sec:%s]{%s})" % (
+                    _statusbox(records.get(c.id, {}).get("status", NOT_RUN)), _title(c), home[c.id],
+                    _heading_tex(_heading_of(home[c.id]))) for c in elsewhere))
+    return "".join(parts)
+
+
+def _heading_of(sec_id: str) -> str:
+    from .registry import SECTIONS
+    s = SECTIONS.get(sec_id)
+    return (s.name or s.title) if s else sec_id
+
+
+# ---------------------------------------------------------------------------------------------
+# Front matter, errata, appendices
+# ---------------------------------------------------------------------------------------------
+
+def _front(records: dict, claims, secs) -> str:
+    from local2global.proofs.outputs.report import coverage
+    counts = {s: 0 for s in LADDER}
+    for r in records.values():
+        counts[r.get("status", "failed")] = counts.get(r.get("status", "failed"), 0) + 1
+    out = [r"""\title{Local to Global: derivations and machine checks\\[0.5ex]
+\large An appendix to Makkuva, Bondaschi, Ekbote, Girish, Nagle, Kim and Gastpar,\\
+\emph{Local to Global: Learning Dynamics and Effect of Initialization for Transformers},\\ NeurIPS 2024}
+\author{Generated by the \texttt{local2global} companion}
+\date{}
+\maketitle
+\begin{abstract}
+\noindent Every numbered result of the paper that concerns the canonical model is restated here from
+expressions derived from scratch with SymPy (the logit is computed by running the rank-one transformer
+symbolically, the optimal bias by solving the first-order condition, the critical points by solving
+$\nabla L = 0$, the energy by integrating the flow equations), followed by what was computed and by its
+proof steps as a registry of machine checks established them. Each step carries its status on the ladder
+below, the statement that was checked, and the evidence; every check was also run on an altered statement
+(its negative control), which it had to reject. Two results of the paper do not hold as printed; they are
+listed in the Errata with the printed and the corrected form side by side.
+\end{abstract}
+"""]
+    out.append("\\section*{How to read this document}\\label{sec:ladder}\\addcontentsline{toc}{section}{How to read this document}\n")
+    out.append("Statuses, strongest first. A step's own status is what its check established; its status is the "
+               "weakest over its own and those of every step it uses (a theorem is as strong as its weakest "
+               "step). A result's status is the weakest of its steps.\n\n")
+    out.append("\\begin{center}\\small\\begin{tabular}{@{}l p{0.72\\textwidth}@{}}\\toprule\n")
+    for s in LADDER:
+        out.append("%s & %s\\\\\n" % (_statusbox(s), reader.escape(MEANING[s])))
+    out.append("\\bottomrule\\end{tabular}\\end{center}\n")
+    if records:
+        out.append("\\noindent This build: %d checked claims: %s.\n\n" % (
+            len(records), ", ".join("%d %s" % (counts.get(s, 0), s) for s in LADDER)))
+    else:
+        out.append("\\noindent This build has no check records: the statuses below read ``not run''.\n\n")
+    # the coverage of the numbered results
+    unit_of_result = {}
+    for s in secs:
+        if s.kind in ("Lemma", "Theorem", "Remark", "Figure"):
+            kind = s.kind
+            for n in s.number.split("/"):
+                unit_of_result[f"{kind} {n}"] = s.id
+    recs = list(records.values())
+    rows = coverage(recs) if recs else coverage([dict(id=c.id, ref=c.ref, status=NOT_RUN) for c in claims])
+    out.append("\\begin{center}\\small\n\\begin{longtable}{@{}l p{0.50\\textwidth} l l@{}}\n")
+    out.append("\\caption{The paper's numbered results and their status in this build.}\\label{tab:coverage}\\\\\n")
+    out.append("\\toprule Result & Title & Status & Shown in\\\\\\midrule\\endfirsthead\n"
+               "\\toprule Result & Title & Status & Shown in\\\\\\midrule\\endhead\n\\bottomrule\\endfoot\n")
+    for row in rows:
+        st = row["status"] if recs else (NOT_RUN if row["claims"] else "uncovered")
+        box = _statusbox(st) if st in LADDER or st == NOT_RUN else "\\textit{%s}" % reader.escape(
+            "not checkable" if row["note"].startswith("not machine-checkable") else st)
+        unit = unit_of_result.get(row["result"])
+        shown = "\\hyperref[sec:%s]{Section~\\ref*{sec:%s}}" % (unit, unit) if unit else ""
+        out.append("%s & %s & %s & %s\\\\\n" % (reader.escape(row["result"]), reader.prose(row["title"]), box, shown))
+    out.append("\\end{longtable}\n\\end{center}\n")
+    return "".join(out)
+
+
+def _form_tex(x) -> str:
+    """A claim's printed or corrected form for the errata table: formulas as mathematics."""
+    from local2global.symbolic.latex import latex
+    from .sets import conditions_tex
+    if isinstance(x, dict):
+        return "\\newline ".join("%s: %s" % (reader.prose(str(k)), _form_tex(v)) for k, v in
+                                  sorted(x.items(), key=lambda kv: str(kv[0])))
+    if isinstance(x, (list, tuple)):
+        return ", ".join(_form_tex(v) for v in x)
+    if isinstance(x, sp.Basic) and (x.is_Relational or isinstance(x, sp.And)):
+        return "$" + r"$ and $".join(conditions_tex(x)) + "$"
+    if isinstance(x, (sp.Basic, sp.MatrixBase)):
+        return "$\\displaystyle %s$" % latex(x)
+    if callable(x):
+        return "\\textit{a procedure (not a formula)}"
+    return reader.prose(str(x))
+
+
+def errata_section(records: dict, claims) -> str:
+    """The errata: every claim whose printed form failed and whose correction passed (from the records), or,
+    without records, every claim that declares a correction (as not run); printed and corrected side by side."""
+    out = ["\\section{Errata}\\label{sec:errata}\n"]
+    if records:
+        errata = [c for c in claims if records.get(c.id, {}).get("status") == "erratum"]
+        out.append("The checks found %d place%s where a statement of the paper, as printed, fails while a "
+                   "corrected form passes the same check (whose negative control is rejected).\n"
+                   % (len(errata), "" if len(errata) == 1 else "s"))
+    else:
+        errata = [c for c in claims if c.corrected is not None or c.erratum]
+        out.append("%d registered claim%s declare a correction of the paper (this build has no check records).\n"
+                   % (len(errata), "" if len(errata) == 1 else "s"))
+    if not errata:
+        out.append("No erratum was found.\n")
+    for c in errata:
+        rec = records.get(c.id)
+        title = _bookmarked(_title(c))
+        out.append("\\subsection*{%s: %s}\n" % (reader.escape(c.ref), title))
+        out.append("\\addcontentsline{toc}{subsection}{%s: %s}\n" % (reader.escape(c.ref), title))
+        out.append("\\noindent %s\\ \\stepid{%s}\\par\n" % (_statusbox(rec.get("status", NOT_RUN) if rec else NOT_RUN),
+                                                        reader.escape(c.id)))
+        if c.erratum:
+            out.append("\\noindent %s\\par\n" % reader.prose(c.erratum))
+        forms = []
+        for label, make in (("As printed in the paper", c.printed), ("Corrected", c.corrected)):
+            if make is None:
+                continue
+            try:
+                forms.append((label, _form_tex(make())))
+            except Exception as ex:                            # noqa: BLE001 - shown, never a crash
+                forms.append((label, "\\textit{could not be built (%s)}" % reader.escape(type(ex).__name__)))
+        if forms:
+            out.append("\\par\\medskip\\noindent\\begin{tabular}{@{}%s@{}}\\toprule\n" %
+                       " ".join(["p{0.47\\textwidth}"] * len(forms)))
+            out.append(" & ".join("\\textbf{%s}" % lbl for lbl, _ in forms) + "\\\\\\midrule\n")
+            out.append(" & ".join(body for _, body in forms) + "\\\\\\bottomrule\n\\end{tabular}\\par\\medskip\n")
+        if rec:
+            out.append("{\\small %s.}\\par\n" % _evidence_tex(rec))
+    return "".join(out)
+
+
+REPRODUCE = r"""\section{How to reproduce}\label{sec:reproduce}
+Everything in this document is regenerated by the companion's command-line tool from a clean checkout:
+\begin{itemize}
+\item \texttt{l2g all} runs every check, writes the report, renders the figures (the training runs and the
+basin maps with attention take several minutes on first use and are cached), and compiles this document;
+\item \texttt{l2g check -{}-only ID} reruns one step; the identifier is printed at the right of each step;
+\item \texttt{l2g derive -{}-pdf} rebuilds this document from the records of the last check run;
+\item \texttt{l2g figures} renders the figures alone; \texttt{l2g flow -{}-suite} integrates the flows on both
+sides of every basin boundary.
+\end{itemize}
+Numbers on the command line are read exactly (\texttt{0.9} is $9/10$). The document is deterministic: two
+builds from the same records are identical byte for byte.
+"""
+
+
+@dataclass(frozen=True)
+class Document:
+    """The derivations document: the full standalone `tex` and one fragment per unit id."""
+
+    tex: str
+    fragments: dict = field(default_factory=dict)
+
+
+def build_document(records: dict | None = None, claims=None, fig_dir=None, tex_dir=None) -> Document:
+    """Build every registered unit (no check is run); `claims` defaults to the registry.
+
+    `records` (claim id -> record dict, as written by `l2g check --json`) give the statuses; `fig_dir` is
+    where `l2g figures` wrote the figures; figure paths are written relative to `tex_dir`, where
+    derivations.tex goes (also where the report's dependency graph is looked for).
+    """
+    if claims is None:
+        from local2global.proofs import select
+        claims = select()
+    claims = list(claims)
+    records = {k: _rec(v) for k, v in (records or {}).items()}
+    secs = sections()
+    home = homes(secs, claims)
+    fragments = {}
+    for sec in secs:
+        fragments[sec.id] = render_section(sec, sec.build(), claims_for(sec, claims), records, home,
+                                           all_claims=claims, fig_dir=fig_dir, root=tex_dir, tex_dir=tex_dir)
+    body = []
+    for key, heading, where, intro in TOPICS:
+        members = [s for s in secs if s.topic == key]
+        if not members:
+            continue
+        body.append("\\section{%s}\\label{topic:%s}\n\\noindent{\\small In the paper: %s.}\\par\n%s\n\n"
+                    % (reader.escape(heading), key, reader.escape(where), intro))
+        body.extend(fragments[s.id] + "\n" for s in members)
+    body.append(errata_section(records, claims))
+    body.append("\\appendix\n\\section{Additional figures}\\label{sec:extra_figures}\n"
+                "Figures that are not in the paper: the basins with attention, which the paper does not state, and "
+                "the dependency graph of the checks.\n")
+    for fig in F.FIGURES:
+        if fig.unit is None:
+            body.append(F.figure_tex(fig, fig_dir, tex_dir, tex_dir))
+    body.append("\\clearpage\n" + REPRODUCE)
+    tex = (PREAMBLE + _status_macros() + "\\begin{document}\n\\sloppy\n" + _front(records, claims, secs)
+           + "{\\hypersetup{linkcolor=black}\\tableofcontents}\n\\clearpage\n\n" + "".join(body) + "\\end{document}\n")
+    return Document(tex=tex, fragments=fragments)
+
+
+def write_document(out_dir, doc: Document):
+    """Write doc's fragments (out_dir/fragments/<id>.tex), then derivations.tex; return the .tex path.
+
+    Each file is written atomically; the document was built in memory before any file is touched.
+    """
+    from local2global.numeric.infra.atomic import atomic_write
+
+    out_dir = Path(out_dir)
+    (out_dir / "fragments").mkdir(parents=True, exist_ok=True)
+    for ident, frag in doc.fragments.items():
+        atomic_write(out_dir / "fragments" / f"{ident}.tex", frag)
+    return atomic_write(out_dir / "derivations.tex", doc.tex)
