@@ -139,7 +139,7 @@ def _logit_any_d(form, flip=True, branches=S.BRANCHES):
 @claim("eq3.logit", ref="Eq. 3", title="Canonical logit",
        statement=r"On the rank-one manifold, $\mathrm{logit}(x_n) = e^2(1+2w|w|)\,x_n + b - e^2/2$.",
        printed=_printed_logit, mutant=lambda: _printed_logit(+1), section="canonical",
-       domain="(e, w, b) in R^3, x_n in {0, 1}, every dimension d >= 1 and every alpha in {+-1}^d/sqrt(d)")
+       domain="(e, w, b) in R^3, x_n in {0, 1}, every dimension d >= 1 and every alpha with entries ±1 divided by the square root of d")
 def _eq3(form, ctx):
     ok1, ev1 = _logit_check(form, ctx)
     ok2, ev2 = _logit_any_d(form)

@@ -557,7 +557,7 @@ def _lemma10(form, ctx):
     num_ok = all(s.startswith("converged") and c is not None for s, c, _ in rows) and worst_rate < tol
     ok = lyap_ok and total and limit_ok
     return Outcome(ok and num_ok, "symbolic (Lyapunov identity) + case analysis over proved steps",
-                   f"dL/dt = grad L . theta' = -|grad L|^2 matches the form: {lyap_ok}; {total_ev}; the limit is a "
+                   f"dL/dt = grad L . theta' = -|grad L|² matches the form: {lyap_ok}; {total_ev}; the limit is a "
                    f"critical point, so |grad L(theta_lim)| = {form[1]}: {limit_ok}",
                    strength="proved", checked_domain="every start in R^2 (exact identity, exhaustive cases)",
                    corroboration=f"{sum(1 for _, c, _ in rows if c)} of {len(rows)} flows at {ctx.flows} digits end at a critical "

@@ -66,15 +66,7 @@ NUMBERED_RESULTS: tuple[tuple[str, str, str], ...] = (
 )
 
 #: Why a numbered result has no claim of its own, where that is a property of the result (not of our progress).
-NOT_CHECKABLE: dict[str, str] = {
-    "Remark 3": "a notational convention (the order b, e, w of the Hessian), nothing to verify on its own; "
-                "Lemma 4's check uses that ordering",
-    "Theorem 11": "stated informally by the paper ('with high probability', 'sigma^2 << 1/sqrt(2)'); only a "
-                  "quantified version (fraction of Gaussian starts ending in a local minimum) can be checked",
-    "Lemma 10": "convergence of every trajectory rests on Lojasiewicz's theorem (an analytic argument); a machine "
-                "can only observe convergence on sampled trajectories",
-    "Lemma 15": "as Lemma 10 (Lojasiewicz's theorem), with attention; only observable on sampled trajectories",
-}
+NOT_CHECKABLE: dict[str, str] = {}       # every numbered result has claims now (Remark 3, Lemmas 10, 15, Thm 11 too)
 
 _KIND = {"lemma": "Lemma", "lem": "Lemma", "lemmas": "Lemma", "theorem": "Theorem", "theorems": "Theorem",
          "thm": "Theorem", "thms": "Theorem", "remark": "Remark", "remarks": "Remark", "rem": "Remark",

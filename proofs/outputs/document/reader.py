@@ -313,7 +313,7 @@ def _caret_token(tok: str) -> str | None:
     if tok.count("(") != tok.count(")") or tok.count("|") % 2 or re.search(r"[A-Za-z]{4,}", tok.replace("sqrt", "")
                                                                           .replace("log", "").replace("exp", "")):
         out, pos = [], 0
-        for m in re.finditer(r"[A-Za-z0-9]+(?:\^|\*\*)-?[A-Za-z0-9]+", tok):
+        for m in re.finditer(r"(?:[A-Za-z0-9]+|\([^()]*\))(?:\^|\*\*)(?:-?[A-Za-z0-9]+|\([^()]*\))", tok):
             out.append(escape(tok[pos:m.start()]))
             out.append("$" + _caret_body(m.group(0)) + "$")
             pos = m.end()

@@ -196,7 +196,7 @@ def _proportional() -> Block:
 
 
 @section("hessian_with_bias", order=160, topic="landscape", title="Hessian at local minima and saddle points",
-         kind="Lemma", number="4", where="App. D", refs=("Lemma 4",))
+         kind="Lemma", number="4", where="App. D", refs=("Lemma 4", "Remark 3"))
 def _hessian_with_bias() -> Block:
     ax = M.e_axis
     return Block(
