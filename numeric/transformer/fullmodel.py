@@ -49,11 +49,11 @@ class FullParameters:
 
     @property
     def d(self) -> int:
-        return self.token.shape[0]
+        return self.token.shape[-1]
 
     @property
     def N(self) -> int:
-        return self.positional.shape[0]
+        return self.positional.shape[-2]
 
     def tensors(self) -> tuple[torch.Tensor, ...]:
         """The parameter tensors in field order."""
@@ -97,25 +97,95 @@ def gaussian(d: int, N: int, sigma: float, generator: torch.Generator) -> FullPa
     return FullParameters(*[sigma * torch.randn(s, dtype=DTYPE, generator=generator) for s in shapes])
 
 
-def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax") -> torch.Tensor:
-    r"""logit_n = <e, z_n> + b for every position n of every sequence: x (B, n) bits -> (B, n)."""
+def _linear(X: torch.Tensor, W: torch.Tensor) -> torch.Tensor:
+    """X W^T for X (*R, B, n, k) and W (*R, m, k): one matrix product per model over all its B*n rows.
+
+    Written as an einsum: with float64 on this CPU build (MKL) the batched `X @ W^T` took 3-4x longer."""
+    B, n = X.shape[-3], X.shape[-2]
+    return torch.einsum("...ik,...mk->...im", X.flatten(-3, -2), W).unflatten(-2, (B, n))
+
+
+def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax", last_only: bool = False) -> torch.Tensor:
+    r"""logit_n = <e, z_n> + b for every position n of every sequence: x (..., B, n) bits -> (..., B, n).
+
+    The parameters may carry leading batch dimensions R (token (*R, d), positional (*R, N, d), W_* (*R, ., .),
+    b (*R,)): independent models evaluated at once (the vectorised training of `experiments`); x then has
+    shape (*R, B, n) or (B, n) (the same sequences for every model). Without batch dimensions this is the
+    model of one parameter set on (B, n) sequences. `last_only=True` computes the logit at the last position
+    n only, (..., B): it attends to all of x_1..x_n, so no mask is needed (the prefix sums of
+    `population_loss`).
+    """
     if attention not in ATTENTIONS:
         raise ValueError(f"attention must be one of {ATTENTIONS}, got {attention!r}")
-    B, n = x.shape
+    n = x.shape[-1]
     if n > theta.N:
         raise ValueError(f"sequence length {n} exceeds the {theta.N} positional embeddings")
     d = theta.d
-    X = x.to(DTYPE)[..., None] * theta.token + theta.positional[:n]          # (B, n, d)
-    scores = (X @ theta.W_Q.T) @ (X @ theta.W_K.T).transpose(1, 2) / math.sqrt(d)   # <q_n, k_i>/sqrt d
-    causal = torch.ones(n, n, dtype=torch.bool).tril()
+    X = x.to(theta.token.dtype)[..., None] * theta.token[..., None, None, :] + theta.positional[..., None, :n, :]
+    Xq = X[..., -1:, :] if last_only else X                                  # query positions (*R, B, nq, d)
+    scores = _linear(Xq, theta.W_Q) @ _linear(X, theta.W_K).transpose(-1, -2) / math.sqrt(d)   # <q_n, k_i>/sqrt d
     if attention == "softmax":
-        att = torch.softmax(scores.masked_fill(~causal, float("-inf")), dim=-1)
+        if not last_only:
+            scores = scores.masked_fill(~torch.ones(n, n, dtype=torch.bool).tril(), float("-inf"))
+        att = torch.softmax(scores, dim=-1)
+    else:                                                                    # (1/n) normalisation, §7
+        if last_only:
+            att = scores / n
+        else:
+            counts = torch.arange(1, n + 1, dtype=X.dtype)[:, None]
+            att = scores.masked_fill(~torch.ones(n, n, dtype=torch.bool).tril(), 0.0) / counts
+    Y = Xq + att @ _linear(X, theta.W_V)                                     # W_O = I
+    Z = Y + _linear(torch.relu(_linear(Y, theta.W_1)), theta.W_2)
+    out = (Z @ theta.token[..., None, :, None])[..., 0] + theta.b[..., None, None]    # tied head a = e
+    return out[..., 0] if last_only else out
+
+
+def logits_affine(theta: FullParameters, x: torch.Tensor, attention: str = "softmax",
+                  last_only: bool = False) -> torch.Tensor:
+    r"""The same logits as `logits`, computed through the bit-affine structure of the token vectors (fast path).
+
+    Every token vector is x_i e + p_i, so every linear image of it is affine in the bit: W(x_i e + p_i) =
+    x_i (W e) + W p_i. Hence the attention score <q_n, k_i> = x_n x_i <a_Q, a_K> + x_n <a_Q, c_{K,i}> +
+    x_i <c_{Q,n}, a_K> + <c_{Q,n}, c_{K,i}> (a_W = W e, c_{W,i} = W p_i) needs per sequence only (n, n)
+    scalars, never the (n, n, d) products, and the value mix is (sum_i att x_i) a_V + att (W_V p). An exact
+    rearrangement of the same arithmetic (equal to `logits` up to rounding, tested); the training of
+    `experiments` runs on it, the claims on the literal `logits`. Shapes and batch dimensions as in `logits`.
+    """
+    if attention not in ATTENTIONS:
+        raise ValueError(f"attention must be one of {ATTENTIONS}, got {attention!r}")
+    n = x.shape[-1]
+    if n > theta.N:
+        raise ValueError(f"sequence length {n} exceeds the {theta.N} positional embeddings")
+    d, tok, P = theta.d, theta.token, theta.positional[..., :n, :]
+    xf = x.to(tok.dtype)
+
+    def affine(W):                      # (W e, W p_i): (*R, d), (*R, n, d)
+        return (W @ tok[..., None])[..., 0], P @ W.transpose(-1, -2)
+
+    (qa, qc), (ka, kc), (va, vc) = affine(theta.W_Q), affine(theta.W_K), affine(theta.W_V)
+    rows = slice(n - 1, n) if last_only else slice(0, n)
+    xq = xf[..., rows]                                                       # query bits (..., B, nq)
+    s11 = (qa * ka).sum(-1)[..., None, None, None]
+    s10 = (qc[..., rows, :] @ ka[..., None])[..., None, :, :]               # <c_{Q,n}, a_K>: (*R, 1, nq, 1)
+    s01 = (kc @ qa[..., None]).transpose(-1, -2)[..., None, :, :]            # <a_Q, c_{K,i}>: (*R, 1, 1, n)
+    s00 = (qc[..., rows, :] @ kc.transpose(-1, -2))[..., None, :, :]         # (*R, 1, nq, n)
+    scores = (xq[..., :, None] * xf[..., None, :] * s11 + xq[..., :, None] * s01 + xf[..., None, :] * s10
+              + s00) / math.sqrt(d)
+    if not last_only:
+        keep = torch.ones(n, n, dtype=torch.bool).tril()
+    if attention == "softmax":
+        att = torch.softmax(scores if last_only else scores.masked_fill(~keep, float("-inf")), dim=-1)
+    elif last_only:
+        att = scores / n
     else:
-        counts = torch.arange(1, n + 1, dtype=DTYPE)[:, None]               # (1/n) normalisation, §7
-        att = scores.masked_fill(~causal, 0.0) / counts
-    Y = X + att @ (X @ theta.W_V.T)                                          # W_O = I
-    Z = Y + torch.relu(Y @ theta.W_1.T) @ theta.W_2.T
-    return Z @ theta.token + theta.b                                         # tied head a = e
+        att = scores.masked_fill(~keep, 0.0) / torch.arange(1, n + 1, dtype=xf.dtype)[:, None]
+    B, nq = att.shape[-3], att.shape[-2]
+    mix = ((att * xf[..., None, :]).sum(-1)[..., None] * va[..., None, None, :]
+           + (att.flatten(-3, -2) @ vc).unflatten(-2, (B, nq)))
+    Y = xq[..., None] * tok[..., None, None, :] + P[..., None, rows, :] + mix   # W_O = I
+    Z = Y + _linear(torch.relu(_linear(Y, theta.W_1)), theta.W_2)
+    out = (Z @ tok[..., None, :, None])[..., 0] + theta.b[..., None, None]  # tied head a = e
+    return out[..., 0] if last_only else out
 
 
 @lru_cache(maxsize=8)
@@ -148,19 +218,38 @@ def next_one_probability(p: float, q: float, x: torch.Tensor) -> torch.Tensor:
 
 
 def population_loss(theta: FullParameters, p: float, q: float, N: int | None = None,
-                    attention: str = "softmax") -> torch.Tensor:
+                    attention: str = "softmax", fast: bool = False) -> torch.Tensor:
     r"""Exact population cross-entropy L(theta) over sequences of length N (default theta.N).
 
-    L = (1/N) sum_n sum_{x_1^N} P(x_1^N) [P1 softplus(-z_n) + (1 - P1) softplus(z_n)],
-    P1 = P(x_{n+1} = 1 | x_n): the exact expectation over the target (Markov property).
+    L = (1/N) sum_n sum_{x_1^n} P(x_1^n) [P1 softplus(-z_n) + (1 - P1) softplus(z_n)],
+    P1 = P(x_{n+1} = 1 | x_n): the exact expectation over the target (Markov property), and over
+    x_{n+2..N}, on which z_n does not depend (causal attention): each position needs only its 2^n prefixes
+    (2^{N+1} - 2 logits in all instead of N 2^N; `population_loss_enumerated` is the literal sum over all
+    2^N sequences). With batched parameters (see `logits`) the result has the batch shape. `fast=True`
+    evaluates the model with `logits_affine` (the training's recorded losses), else with the literal `logits`.
     """
+    N = theta.N if N is None else N
+    model = logits_affine if fast else logits
+    total = 0
+    for n in range(1, N + 1):
+        x = all_sequences(n)
+        z = model(theta, x, attention, last_only=True)                       # (*R, 2^n)
+        P1 = next_one_probability(p, q, x[:, -1])
+        per_prefix = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
+        total = total + (sequence_probabilities(p, q, x) * per_prefix).sum(dim=-1)
+    return total / N
+
+
+def population_loss_enumerated(theta: FullParameters, p: float, q: float, N: int | None = None,
+                               attention: str = "softmax") -> torch.Tensor:
+    r"""The same loss as the literal sum over all 2^N sequences and all N positions (the definition, §2)."""
     N = theta.N if N is None else N
     x = all_sequences(N)
     weights = sequence_probabilities(p, q, x)
     z = logits(theta, x, attention)
     P1 = next_one_probability(p, q, x)
     per_position = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
-    return (weights[:, None] * per_position).sum() / N
+    return (weights[:, None] * per_position).sum(dim=(-2, -1)) / N
 
 
 def sample_sequences(p: float, q: float, length: int, batch: int, generator: torch.Generator) -> torch.Tensor:
