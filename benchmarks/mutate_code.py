@@ -515,8 +515,8 @@ def _run(cmd, cwd, env, timeout) -> tuple[str, int | None, str, float]:
 
 
 def check_stage(tree: Path, env: dict, timeout: float, workers: int, check_args=()) -> dict:
-    js = tree / "build" / "check.json"
-    cmd = [sys.executable, "-m", "local2global", "check", "--workers", str(workers), "--json", str(js),
+    js = tree / "build" / "report" / "checks.json"          # `l2g check --out DIR` writes the records there
+    cmd = [sys.executable, "-m", "local2global", "check", "--workers", str(workers),
            "--out", str(tree / "build" / "report"), *check_args]
     status, rc, out, dt = _run(cmd, tree, env, timeout)
     res = {"stage": "check", "seconds": round(dt, 1), "returncode": rc}

@@ -74,6 +74,13 @@ def test_an_exact_identity_is_proved_on_the_whole_domain_and_a_false_one_falls_b
     assert not bad.ok and bad.level == "sampled" and "random rational points" in bad.checked_domain
 
 
+@pytest.fixture(autouse=True)
+def _no_disk_cache_of_derivations(monkeypatch):
+    """The mutations below change a derived ingredient in memory; the on-disk cache of derivations (keyed by
+    the code of symbolic/, which the mutation leaves unchanged) would hand back the unmutated result."""
+    monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
+
+
 def _classification_check(monkeypatch, model, cid):
     import local2global.proofs.claims_10_landscape as C10
     monkeypatch.setattr(C10, "_M", model)
