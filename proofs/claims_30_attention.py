@@ -366,9 +366,9 @@ def _completeness(space, ctx) -> Outcome:
     total derivative of L(θ, b*(θ)) against G'(A)∇A on both w branches, continuity at w = 0); G'' > 0
     (structure.G_convex) and G'(A*) = 0 (structure.G_prime), so G' = 0 iff A = A*; ∇A = 0 iff e = 0 or
     s = t = 0 (`_grad_A_zero_set_att`). R^4: L(θ, b) = F(A, z0); off 1 + ae^2 = 0 ∇L = F_A∇A + F_c∇z0
-    (chain rule, exact on the four sign branches), ∂A/∂b = 0, ∂z0/∂b = 1, so ∂L/∂b = F_c, zero iff
-    z0 = c*(A) (F_c(A, c*(A)) = 0 exactly; F strictly convex, so c* is the only root), and there the
-    θ-part is F_A(A, c*(A))∇A = G'(A)∇A (envelope, exact): A = A* or ∇A = 0 as in R^3. On 1 + ae^2 = 0
+    (chain rule, exact on the four open sign branches of w and 1 + ae^2; at w = 0 by continuity, w|w| being
+    C^1), ∂A/∂b = 0, ∂z0/∂b = 1, so ∂L/∂b = F_c, zero iff z0 = c*(A) (F_c(A, c*(A)) = 0 exactly; F strictly
+    convex, so c* is the only root), and there the θ-part is F_A(A, c*(A))∇A = G'(A)∇A (envelope, exact): A = A* or ∇A = 0 as in R^3. On 1 + ae^2 = 0
     with w != 0 the one-sided ∂L/∂a differ by F_c times the kink of z0 (`_kink_of_z0`), so L is
     differentiable there only where F_c = 0, and then its gradient is F_A∇A (z0 is Lipschitz): the same
     conditions; at w = 0 the kink vanishes. Where ∇A = 0 (e = 0, or the station) A = 0 and z0 = b exactly,
