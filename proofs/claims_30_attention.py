@@ -722,23 +722,21 @@ _STARTS = {
     (Fraction(1, 10), Fraction(1, 10)): [(Fraction(1, 10), Fraction(1, 20), Fraction(1, 10)),
                                          (Fraction(1, 2), Fraction(-3, 2), Fraction(-1, 2))],
 }
-FLOW_DPS = 15
-
-
-def _limit_class(pp, qq, theta):
-    """The class of a flow's end point (integrated at FLOW_DPS digits) by the derived critical sets."""
-    with mp.workdps(FLOW_DPS + 10):
-        return nbasins.critical_class(ReducedFlow(pp, qq, attention=True), theta, **limit_tolerances(FLOW_DPS))
+def _limit_class(pp, qq, theta, dps):
+    """The class of a flow's end point (integrated at `dps` digits) by the derived critical sets."""
+    with mp.workdps(dps + 10):
+        return nbasins.critical_class(ReducedFlow(pp, qq, attention=True), theta, **limit_tolerances(dps))
 
 
 @lru_cache(maxsize=None)
-def _flows():
-    """A few GF-Attention flows (both regimes, one from the ea-plane) at 15 digits, shared by the checks."""
+def _flows(dps):
+    """A few GF-Attention flows (both regimes, one from the ea-plane) at `dps` digits (the context's flow
+    precision), shared by the checks."""
     out = []
     for (pp, qq), starts in _STARTS.items():
         fl = ReducedFlow(pp, qq, attention=True)
         for th0 in starts:
-            res = fl.run(th0, dps=FLOW_DPS)
+            res = fl.run(th0, dps=dps)
             out.append((pp, qq, th0, res))
     return out
 
@@ -747,41 +745,70 @@ def _flows():
        statement=r"$\lim_t \theta_t = \theta_{\lim}$ exists and $\nabla L(\theta_{\lim}) = 0$ (the attention loss).",
        printed=lambda: "attention", mutant=lambda: "no_attention", uses=("lemma13.reduced_gradient",), section=SECTION)
 def _lemma15(form, ctx):
-    worst, conv = mp.mpf(0), 0
-    for pp, qq, th0, res in _flows():
+    worst, conv, dps = mp.mpf(0), 0, ctx.flows
+    for pp, qq, th0, res in _flows(dps):
         conv += res.converged
-        with mp.workdps(FLOW_DPS + 10):
+        with mp.workdps(dps + 10):
             if form == "attention":
                 g = Landscape(pp, qq, attention=True).grad(res.theta)
             else:       # the mutant: the limit is a critical point of the loss without attention, L(e, w)
-                g = Landscape(pp, qq).at(res.theta[:2], dps=FLOW_DPS).grad
+                g = Landscape(pp, qq).at(res.theta[:2], dps=dps).grad
             worst = max([worst] + [abs(x) for x in g])
-    n = len(_flows())
-    # the flows stop at distance ~10^-(dps/2 - 2) from the critical set, so |grad L| there is ~1e-5
-    ok = conv == n and worst < mp.mpf(10) ** -3
-    return Outcome(ok, f"numeric: {n} flows at {FLOW_DPS} digits (both regimes, one start on the ea-plane)",
-                   f"{conv}/{n} converged; max |grad L({form})| at the limits = {mp.nstr(worst, 3)}")
+    n = len(_flows(dps))
+    # the flows stop at distance ~10^-(dps/2 - 2) from the critical set, so |grad L| there is ~10^-(dps/2 - 2)
+    tol = mp.mpf(10) ** -(dps // 2 - 4)
+    ok = conv == n and worst < tol
+    return Outcome(ok, f"numeric: {n} flows at {dps} digits (both regimes, one start on the ea-plane)",
+                   f"{conv}/{n} converged; max |grad L({form})| at the limits = {mp.nstr(worst, 3)} "
+                   f"(tolerance {mp.nstr(tol, 2)})",
+                   checked_domain=f"{n} starts of two chains (p = q = 9/10, p = q = 1/10)")
 
 
 @claim("lemma16.energy_limit", ref="Lemma 16", title="Energy at the limit point",
-       statement=r"$\theta_0 \notin$ ea-plane $\Rightarrow E(\theta_{\lim}) = E(\theta_0)$; $\theta_0 \in$ ea-plane "
+       statement=r"For a GF-Attention trajectory that converges (the setting of Lemma 15): "
+                 r"$\theta_0 \notin$ ea-plane $\Rightarrow E(\theta_{\lim}) = E(\theta_0)$; $\theta_0 \in$ ea-plane "
                  r"$\Rightarrow \theta_{\lim} \in$ ea-plane.",
        printed=lambda: E_RECON, mutant=lambda: e**2 - (w**2 + sp.sign(w) * sp.log(absw)),
-       uses=("lemma14.energy", "lemma14.ea_plane", "lemma15.convergence"), section=SECTION)
+       uses=("lemma14.energy", "lemma14.ea_plane"), section=SECTION,
+       domain="every theta_0 in R^3 whose trajectory converges; (p, q) in (0,1)^2 (for p+q > 1 not every "
+              "trajectory converges: see Lemma 15)")
 def _lemma16(form, ctx):
+    """form = the energy whose value at the limit is claimed. Proof, for a convergent trajectory: the form
+    is Lemma 14's conserved E (exact identity); it tends to -oo as w -> 0^- and to +oo as w -> 0^+ for
+    every (e, a) (exact limits), while E(theta_t) = E(theta_0) is finite and (e_t, a_t) stays bounded, so
+    w_t stays away from 0 and w_lim != 0; the form is continuous on w > 0 and on w < 0 (exact continuity
+    domain), hence E(theta_lim) = lim E(theta_t) = E(theta_0). On the ea-plane dw/dt = 0 (lemma14.ea_plane),
+    so the plane is invariant and so is its closure. Corroboration: flows at the context's flow precision,
+    |E(theta_lim) - E(theta_0)| and the ea-plane start."""
+    same = identity(_MA.energy, form, ctx, "lemma16.derived", branches=_MA.branches)
+    sv = sp.Symbol("s", positive=True)
+    lim_neg = sp.limit(form.subs(absw, sv).subs(w, -sv), sv, 0, "+")
+    lim_pos = sp.limit(form.subs(absw, sv).subs(w, sv), sv, 0, "+")
+    barrier = lim_neg == -sp.oo and lim_pos == sp.oo
+    from sympy.calculus.util import continuous_domain
+    pos = sp.Interval.open(0, sp.oo)
+    # form = P(e, a) + f(w) with P a polynomial: continuity off w = 0 is that of the w-part
+    rest = sp.expand(form - form.subs({e: 0, a: 0}))
+    split = not (rest.free_symbols & {w, absw}) and rest.is_polynomial(e, a)
+    cont = split and all(continuous_domain(form.subs({e: 0, a: 0}).subs(absw, sv).subs(w, sign * sv), sv, pos) == pos
+                         for sign in (1, -1))
+    dps = ctx.flows
     fE = compile_mp(form, _MA.params)
     worst, plane_ok = mp.mpf(0), True
-    for pp, qq, th0, res in _flows():
-        with mp.workdps(FLOW_DPS + 10):
+    for pp, qq, th0, res in _flows(dps):
+        with mp.workdps(dps + 10):
             if th0[1] == 0:
                 plane_ok &= res.theta[1] == 0
                 continue
             worst = max(worst, abs(fE(*res.theta) - fE(*[mp.mpf(x.numerator) / x.denominator for x in th0])))
-    # the lemma is about Lemma 14's E: another conserved quantity (E + 1, 2E) is not its statement
-    same = identity(_MA.energy, form, ctx, "lemma16.derived", branches=_MA.branches)
-    ok = plane_ok and worst < mp.mpf(10) ** -5 and same.ok     # integration tolerance 10^-(dps/2) at 15 digits
-    return Outcome(ok, f"numeric: flows at {FLOW_DPS} digits + symbolic", f"max |E(theta_lim) - E(theta_0)| = "
-                   f"{mp.nstr(worst, 3)}; ea-plane start stays on it: {plane_ok}; form vs Lemma 14's E: {same.evidence}")
+    tol = mp.mpf(10) ** -(dps // 2)
+    ok = same.ok and barrier and cont
+    return Outcome(ok and plane_ok and worst < tol, "symbolic (Lemma 14's E, its barrier at w = 0, continuity off it)",
+                   f"form vs Lemma 14's E: {same.evidence}; limits at w -> 0-, 0+: {lim_neg}, {lim_pos}; continuous "
+                   f"on w > 0 and w < 0: {cont}",
+                   strength="proved", checked_domain="every convergent trajectory (exact argument)",
+                   corroboration=f"max |E(theta_lim) - E(theta_0)| = {mp.nstr(worst, 3)} over the flows at {dps} digits "
+                                 f"(tolerance {mp.nstr(tol, 2)}); the ea-plane start stays on it: {plane_ok}")
 
 
 @claim("thm3.limits", ref="Thm 3", title="GF-Attention ends on the critical sets of Thm 10",
@@ -791,19 +818,21 @@ def _lemma16(form, ctx):
        mutant=lambda: {"global_min": "marginal_entropy", "other": "entropy_rate"},
        uses=("lemma15.convergence", "thm10.critical_points"), section=SECTION)
 def _thm3(form, ctx):
-    worst, classes = mp.mpf(0), []
-    for pp, qq, th0, res in _flows():
+    worst, classes, dps = mp.mpf(0), [], ctx.flows
+    for pp, qq, th0, res in _flows(dps):
         ch = MarkovChain(sp.Rational(pp), sp.Rational(qq))
-        with mp.workdps(FLOW_DPS + 10):
-            cls = _limit_class(pp, qq, res.theta)
+        with mp.workdps(dps + 10):
+            cls = _limit_class(pp, qq, res.theta, dps)
             classes.append(cls)
             target = form["global_min" if cls == "global_min" else "other"]
             val = ch.entropy_rate if target == "entropy_rate" else ch.marginal_entropy
             L = Landscape(pp, qq, attention=True).loss(res.theta)
-            worst = max(worst, abs(L - mp.mpf(sp.N(val, FLOW_DPS + 10))) if cls is not None else mp.inf)
-    ok = None not in classes and worst < mp.mpf(10) ** -6
-    return Outcome(ok, f"numeric: {len(classes)} flows at {FLOW_DPS} digits", f"limit classes {classes}; max |L(theta_lim) - "
-                   f"predicted loss| = {mp.nstr(worst, 3)}")
+            worst = max(worst, abs(L - mp.mpf(sp.N(val, dps + 10))) if cls is not None else mp.inf)
+    tol = mp.mpf(10) ** -(dps // 2 - 4)
+    ok = None not in classes and worst < tol
+    return Outcome(ok, f"numeric: {len(classes)} flows at {dps} digits", f"limit classes {classes}; max |L(theta_lim) - "
+                   f"predicted loss| = {mp.nstr(worst, 3)} (tolerance {mp.nstr(tol, 2)})",
+                   checked_domain=f"{len(classes)} starts of two chains (p = q = 9/10, p = q = 1/10)")
 
 
 @claim("thm11.small_init", ref="Thm 11 (informal)", title="Small Gaussian init ends in a local minimum for p+q > 1",
@@ -822,12 +851,12 @@ def _thm11(form, ctx):
     contracting = bool(((Gp0 * rate).subs({p: sp.Rational(pp), q: sp.Rational(qq), w: 0})) > 0)
     # flows from the small starts of that chain (the ones of `_flows` with |theta_0| <= 0.2)
     cls = []
-    for p2, q2, th0, res in _flows():
+    for p2, q2, th0, res in _flows(ctx.flows):
         if (p2, q2) == (pp, qq) and max(abs(x) for x in th0) <= Fraction(1, 5):
-            with mp.workdps(FLOW_DPS + 10):
-                cls.append(_limit_class(p2, q2, res.theta))
+            with mp.workdps(ctx.flows + 10):
+                cls.append(_limit_class(p2, q2, res.theta, ctx.flows))
     ok = contracting and cls and all(c == "local_min" for c in cls)
-    return Outcome(bool(ok), "symbolic (linearisation) + numeric flows (15 digits)",
+    return Outcome(bool(ok), f"symbolic (linearisation) + numeric flows ({ctx.flows} digits)",
                    f"rate of e at the origin 2 G'(0) t = {sp.factor(Gp0 * rate)} > 0: {contracting}; small starts end in "
                    f"{cls} (Monte Carlo fractions: `numeric.attention.gaussian_fractions`)")
 
@@ -836,9 +865,9 @@ _FIG5_CHAINS = {"p+q>1": (Fraction(9, 10), Fraction(9, 10)), "p+q<1": (Fraction(
 
 
 @lru_cache(maxsize=None)
-def _fig5_counts(regime: str) -> dict:
+def _fig5_counts(regime: str, dps: int) -> dict:
     pp, qq = _FIG5_CHAINS[regime]
-    return nbasins.gaussian_fractions(pp, qq, Fraction(1, 10), n=8, seed=5, dps=FLOW_DPS)["counts"]
+    return nbasins.gaussian_fractions(pp, qq, Fraction(1, 10), n=8, seed=5, dps=dps)["counts"]
 
 
 @claim("fig5.origin", ref="Fig. 2 / Fig. 5", title="Near the origin the local minima attract for p+q > 1, repel for p+q < 1",
@@ -850,12 +879,13 @@ def _fig5_counts(regime: str) -> dict:
        uses=("thm3.limits", "thm11.small_init"), section=SECTION)
 def _fig5(form, ctx):
     """form: regime -> behaviour of the local minima near the origin. 8 starts theta_0 ~ N(0, 0.1^2 I_3)
-    (seeded) per regime (p = q = 0.9 and p = q = 0.1), flows at FLOW_DPS digits: 'attracting' means every
+    (seeded) per regime (p = q = 0.9 and p = q = 0.1), flows at ctx.flows digits: 'attracting' means every
     flow ends at a local minimum, 'repelling' that none does."""
     rows, ok = [], True
     for regime in ("p+q>1", "p+q<1"):
-        counts = _fig5_counts(regime)
+        counts = _fig5_counts(regime, ctx.flows)
         k, n = counts.get("local_min", 0), sum(counts.values())
         ok = ok and (k == n if form[regime] == "attracting" else k == 0)
         rows.append(f"{regime}: {k}/{n} end at a local minimum (claimed {form[regime]}; classes {counts})")
-    return Outcome(ok, f"numeric: 2 x 8 Gaussian starts, sigma = 0.1, flows at {FLOW_DPS} digits", "; ".join(rows))
+    return Outcome(ok, f"numeric: 2 x 8 Gaussian starts, sigma = 0.1, flows at {ctx.flows} digits", "; ".join(rows),
+                   checked_domain="8 seeded Gaussian starts (sigma = 1/10) per regime, p = q = 9/10 and p = q = 1/10")
