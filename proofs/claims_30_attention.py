@@ -24,7 +24,7 @@ from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
-from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, identity, matrix_identity, rational_in,
+from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, identity, matrix_identity, rational_in,
                                          relation_form, same_relation, sign_exact)
 from local2global.proofs._checks import _same_equation as same_equation
 from local2global.proofs._registry import Outcome, claim, combine
@@ -312,38 +312,6 @@ def _grad_A_zero_set_att() -> tuple[bool, str]:
     return ok, "; ".join(notes)
 
 
-def _e_axis_cover(form, space) -> tuple[bool, str]:
-    """The printed families on e = 0 cover the line e = 0 for p + q != 1: in R^3 Theta_min, Theta_max have
-    opposite sides f > 0, -f > 0 and f = (p+q-1)(1+2w|w|) vanishes on e = 0 exactly at Theta_sad's w
-    (1 + 2w|w| solved on w > 0, w < 0, nonzero at w = 0); in R^4 Gamma_min, Gamma_sad are f > 0, f <= 0."""
-    try:
-        if space == "R4":
-            k1, f1 = relation_form(form["Gamma_min"][-1])
-            k2, f2 = relation_form(form["Gamma_sad"][-1])
-            ok = (k1, k2) == (">", ">=") and sp.expand(f1 + f2) == 0
-            return ok, f"Gamma_min: {sp.sstr(f1)} > 0, Gamma_sad: {sp.sstr(f2)} >= 0, complementary: {ok}"
-        k1, f1 = relation_form(form["Theta_min"][-1])
-        k2, f2 = relation_form(form["Theta_max"][-1])
-    except (ValueError, KeyError, IndexError, TypeError) as ex:
-        return False, f"conditions not comparable: {ex}"
-    if not ((k1, k2) == (">", ">") and sp.expand(f1 + f2) == 0):
-        return False, f"Theta_min ({sp.sstr(f1)} {k1} 0) and Theta_max ({sp.sstr(f2)} {k2} 0) are not opposite"
-    Q = sp.cancel(f1 / (p + q - 1))
-    if Q.free_symbols - {w}:
-        return False, f"f / (p+q-1) = {Q} depends on more than w"
-    zeros = []
-    for lab, sub in W_BRANCHES_0.items():
-        Qb = sp.expand(Q.subs(sub))
-        if lab == "w=0":
-            zeros += [sp.Integer(0)] if Qb == 0 else []
-            continue
-        zeros += sp.solve(Qb, sub[w])
-    sad = [rhs for lhs, rhs in form["Theta_sad"] if lhs == w]
-    ok = len(zeros) == 1 and len(sad) == 1 and sp.expand(sp.radsimp(zeros[0] - sad[0])) == 0
-    return ok, (f"Theta_min/Theta_max: f = {sp.sstr(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w in {zeros} "
-                f"(printed Theta_sad: w = {sad}): {ok}")
-
-
 def _kink_of_z0() -> tuple[bool, str]:
     r"""On $1 + ae^2 = 0$ the offset $z_0 - b$ has a kink ($|1 + ae^2|$): its one-sided a-derivatives (sign of
     $1 + ae^2$ set to ±1, then $a = -1/e^2$) differ by a nonzero constant times $e^4 w|w|$, nonzero for
@@ -526,7 +494,7 @@ def _sets_check(form, ctx):
     derived_sets = _MA.critical_sets(space == "R4")
     derived = {cs.name: cs for cs in derived_sets}
     same = critical_sets_outcome(derived, form, ctx, branches=_MA.branches)
-    cover_ok, cover = _e_axis_cover(form, space)
+    cover_ok, cover = e_axis_cover(form, bias=space == "R4")
     proof = _completeness(space, ctx)
     classes = _classes_check(form, derived_sets, space, ctx)
     st_ok, st_ev = _station_corroboration(form, space, ctx)
