@@ -70,3 +70,27 @@ def test_decimal_rounding_is_outward():
     assert _decimal(Fraction(-1, 3), 3, up=False) == "-0.334"
     assert _decimal(Fraction(2835, 10**11), 4, up=True) == "2.835e-8"
     assert _decimal(Fraction(999999, 10**6), 3, up=True) == "1.00"
+
+
+@pytest.mark.parametrize("pq", [("9/10", "9/10"), ("1/10", "1/10")])
+def test_flow_a0_reports_the_predicted_class_and_it_agrees_with_the_integrated_one_on_random_starts(pq, capsys):
+    import json
+
+    from local2global.cli import main
+    from local2global.numeric.dynamics.basins_r3 import random_starts
+    seen = set()
+    for th in random_starts(6, seed=16 if pq[0] == "9/10" else 17):
+        assert main(["flow", "--p", pq[0], "--q", pq[1], "--e0", str(th[0]), "--w0", str(th[1]), "--a0", str(th[2]),
+                     "--dps", "30", "--json"]) == 0
+        rep = json.loads(capsys.readouterr().out)
+        assert rep["predicted"]["class"] == rep["integrated"]["class"] and rep["agree"] is True, (th, rep)
+        seen.add(rep["predicted"]["class"])
+    assert seen == {"global_min", "local_min"}
+
+
+def test_flow_a0_text_shows_the_prediction_next_to_the_integration(capsys):
+    from local2global.cli import main
+    assert main(["flow", "--p", "0.9", "--q", "0.9", "--e0", "1/2", "--w0", "1/2", "--a0", "0", "--dps", "15"]) == 0
+    out = capsys.readouterr().out
+    assert "predicted limit:   local_min" in out and "integrated limit:  local_min" in out and "agree:             True" in out
+    assert "no analytic prediction" not in out
