@@ -114,12 +114,15 @@ def _wc_arb():
     return derived_arb()["w_c"]
 
 
-def lower_bound(sigma, prec: int = 128, cells=None) -> dict:
-    r"""p+q > 1: a ball containing LB(σ) <= P_min(σ) (every σ > 0), with ε = 1 - LB split into the mass outside
-    the certified cells and the race term inside them. `cells` defaults to `design_cells()`."""
+def lower_bound(sigma, prec: int = 128, cells=None, regime: int = 1) -> dict:
+    r"""A ball containing LB(σ) <= P_min(σ) (every σ > 0), with ε = 1 - LB split into the mass outside the certified
+    cells and the race term inside them. p+q > 1 (regime +1): a cell counts with P(w0 > w_c(Dbar)) (w_c increases
+    with Δ on B_mid); p+q < 1 (regime -1): with P(w0 < w_c'(Dbar)) (w_c' decreases with Δ on B_low, f increasing
+    there), since w0 < w_c'(Dbar) <= w_c'(Δ) gives a local minimum (Thm B). `cells` defaults to `design_cells()`."""
     from flint import arb
+    from local2global.numeric.dynamics.basins_r3 import derived_arb
     cells = design_cells() if cells is None else cells
-    wc = _wc_arb()
+    wc = derived_arb()["w_c" if regime > 0 else "w_c_prime"]
     with _Prec(prec):
         sr2 = _ball(sigma) * arb(2).sqrt()
         LB, covered, race, wbar = arb(0), arb(0), arb(0), {}
@@ -128,12 +131,13 @@ def lower_bound(sigma, prec: int = 128, cells=None) -> dict:
                 wbar[Db] = wc(_ball(Db))
             pe = (_ball(ehi) / sr2).erf() - (_ball(elo) / sr2).erf()
             pa = ((_ball(ahi) / sr2).erf() - (_ball(alo) / sr2).erf()) / 2
-            fail = (-wbar[Db] / sr2).erfc() / 2
+            # P(w0 fails the race) = P(w0 <= wbar) = erfc(-wbar/(σ√2))/2 (regime +1); P(w0 >= wbar) (regime -1)
+            fail = (-wbar[Db] / sr2).erfc() / 2 if regime > 0 else (wbar[Db] / sr2).erfc() / 2
             LB += pe * pa * (1 - fail)
             covered += pe * pa
             race += pe * pa * fail
         return {"sigma": Fraction(sigma), "LB": LB, "eps": 1 - LB, "eps_uncovered": 1 - covered, "eps_race": race,
-                "cells": len(cells), "prec": prec}
+                "cells": len(cells), "prec": prec, "regime": regime}
 
 
 def monotone_bound(sigma0, prec: int = 128, slabs=None) -> dict:
@@ -198,6 +202,38 @@ def ball_interval(x, digits: int = 20) -> tuple[str, str]:
     return _decimal(mid - rad, digits, up=False), _decimal(mid + rad, digits, up=True)
 
 
+#: quadrature values of P_min (research note §7, `prob_r3.py numeric 25 32`: Gauss-Legendre in line coordinates,
+#: dps 25, N = 32 nodes per sub-interval; N = 20 agrees to <= 1.9e-22 relative and P(R) + P(not R) - 1 <= 1.3e-30).
+#: Estimates, not enclosures: shown to 12 significant digits, labelled as estimates.
+QUADRATURE = {
+    Fraction(1, 20): {1: "0.99999999999999999999999999999994962486", -1: "8.1602629391429481095e-47"},
+    Fraction(1, 10): {1: "0.99999999627730211810", -1: "1.1377990273951031161e-13"},
+    Fraction(1, 5): {1: "0.99698916235233483584", -1: "5.1582890406932681e-5"},
+    Fraction(1, 2): {1: "0.79037755545477414120", -1: "0.031347962972278638923"},
+    Fraction(1): {1: "0.49246997350652774755", -1: "0.10409010359947577635"},
+}
+#: the same for 1 - P_min at p+q > 1 (computed directly, so small values keep their digits)
+QUADRATURE_COMPLEMENT = {Fraction(1, 20): "5.0375144682270580293e-32", Fraction(1, 10): "3.7226978818946808831e-9",
+                         Fraction(1, 5): "3.0108376476651641550e-3", Fraction(1, 2): "0.20962244454522585880",
+                         Fraction(1): "0.50753002649347225245"}
+
+
+def estimate(sigma, regime: int, digits: int = 12) -> dict | None:
+    """The quadrature estimate of P_min (and of 1 - P_min for p+q > 1) at a tabulated σ, else None."""
+    import mpmath as mp
+    s = Fraction(sigma)
+    if s not in QUADRATURE:
+        return None
+    with mp.workdps(40):
+        out = {"P_min": mp.nstr(mp.mpf(QUADRATURE[s][regime]), digits), "digits": digits,
+               "method": "quadrature in line coordinates (research note §7), N = 20 vs 32 agree to 2e-22 relative; "
+                         "an estimate, not an enclosure"}
+        if regime > 0:
+            out["one_minus_P_min"] = mp.nstr(mp.mpf(QUADRATURE_COMPLEMENT[s]), digits)
+        out["float"] = float(mp.mpf(QUADRATURE[s][regime]))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Monte Carlo of the classification
 # ---------------------------------------------------------------------------------------------
@@ -241,3 +277,78 @@ def z_score(k: int, n: int, P) -> float | None:
     """(k - nP)/sqrt(nP(1-P)) for a probability P (a float reference), None when the variance is 0."""
     var = n * P * (1 - P)
     return None if var <= 0 else (k - n * P) / var ** 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# `l2g basins`
+# ---------------------------------------------------------------------------------------------
+
+DIGITS = 20
+
+
+def report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0, workers=None, scheduler=None) -> dict:
+    """The report of `l2g basins`: certified bounds on P_min(σ) (outward-rounded decimals, DIGITS significant
+    digits), the quadrature estimate where tabulated, and the Monte Carlo of the classification (with a z-score
+    against the estimate, else against the lower bound). Deterministic: the same input gives the same report."""
+    import math
+    p, q, sigma = Fraction(p), Fraction(q), Fraction(sigma)
+    regime = 1 if p + q > 1 else -1
+    bits = math.ceil(dps * math.log2(10)) + 8
+    lb = lower_bound(sigma, prec=bits, regime=regime)
+    lo, _ = ball_interval(lb["LB"], DIGITS)
+    out = {"p": str(p), "q": str(q), "sigma": str(sigma), "regime": "p+q>1" if regime > 0 else "p+q<1",
+           "rigorous": {"P_min_at_least": lo,
+                        "one_minus_P_min_at_most": ball_interval(lb["eps"], DIGITS)[1],
+                        "mass_outside_cells_at_most": ball_interval(lb["eps_uncovered"], 6)[1],
+                        "cells": lb["cells"], "prec_bits": bits,
+                        "method": "arb balls (python-flint) over the Lemma C cells |e| <= 4/5 (steps 1/100) x "
+                                  "a in [-2, 2] (steps 1/20); mass outside the cells counted as failure"}}
+    if regime > 0:
+        mono = monotone_bound(sigma, prec=bits)
+        # the uniform bound is a sum of erfc terms; at large sigma it exceeds 1 and says nothing
+        out["rigorous"]["uniform_one_minus_P_min_at_most"] = (ball_interval(mono["eps_mono"], DIGITS)[1]
+                                                              if mono["eps_mono"] < 1 else None)
+    else:
+        ub = upper_bound_below1(sigma, prec=bits)
+        out["rigorous"]["P_min_at_most"] = ball_interval(ub["UB"], DIGITS)[1]
+    est = estimate(sigma, regime)
+    out["estimate"] = None if est is None else {k: v for k, v in est.items() if k != "float"}
+    if mc:
+        m = monte_carlo(p, q, sigma, mc, seed, workers=workers, scheduler=scheduler)
+        if est is not None:
+            ref, ref_name = est["float"], "estimate"
+        else:
+            ref, ref_name = float(exact_point(lb["LB"].mid())), "lower bound"
+        zs = z_score(m["local_min"], mc, ref)
+        m.update({"reference": ref_name, "reference_value": f"{ref:.6g}",
+                  "z_score": None if zs is None else round(zs, 3),
+                  "method": "seeded Gaussian starts classified by Thms A/B (basins_r3.predict_R3, 30 digits)"})
+        out["monte_carlo"] = m
+    return out
+
+
+def report_text(rep: dict) -> str:
+    """Human-readable form of `report`."""
+    r = rep["rigorous"]
+    lines = [f"p = {rep['p']}, q = {rep['q']} ({rep['regime']}), theta0 ~ N(0, sigma^2 I_3), sigma = {rep['sigma']}",
+             f"rigorous (arb, {r['prec_bits']} bits, {r['cells']} Lemma C cells; outside them <= "
+             f"{r['mass_outside_cells_at_most']} counted as failure):",
+             f"  P(local min) >= {r['P_min_at_least']}"]
+    if rep["regime"] == "p+q>1":
+        lines.append(f"  1 - P(local min) <= {r['one_minus_P_min_at_most']}")
+        u = r["uniform_one_minus_P_min_at_most"]
+        lines.append(f"  for every sigma' <= {rep['sigma']}: 1 - P(local min) <= {u}" if u is not None else
+                     "  (the bound uniform in sigma' <= sigma is vacuous at this sigma)")
+    if "P_min_at_most" in r:
+        lines.append(f"  P(local min) <= {r['P_min_at_most']}  (I_min lies in w < -1/sqrt(2))")
+    est = rep["estimate"]
+    if est is None:
+        lines.append("estimate: none tabulated at this sigma (quadrature values at sigma = 1/20, 1/10, 1/5, 1/2, 1)")
+    else:
+        extra = f", 1 - P = {est['one_minus_P_min']}" if "one_minus_P_min" in est else ""
+        lines.append(f"estimate (not rigorous; quadrature, {est['digits']} digits): P(local min) = {est['P_min']}{extra}")
+    m = rep.get("monte_carlo")
+    if m:
+        lines.append(f"Monte Carlo (seed {m['seed']}, n = {m['n']}, classified by Thms A/B): local min {m['local_min']}/{m['n']}; "
+                     f"classes {m['counts']}; z = {m['z_score']} against the {m['reference']} {m['reference_value']}")
+    return "\n".join(lines)
