@@ -94,3 +94,14 @@ def test_flow_a0_text_shows_the_prediction_next_to_the_integration(capsys):
     out = capsys.readouterr().out
     assert "predicted limit:   local_min" in out and "integrated limit:  local_min" in out and "agree:             True" in out
     assert "no analytic prediction" not in out
+
+
+def test_the_r3_basins_figure_is_registered_and_its_bytes_are_deterministic(tmp_path, monkeypatch):
+    from local2global.commands.figures import FIGURES
+    from local2global.proofs.outputs.figures import fig_r3_basins as FR, plotting
+    assert "fig_r3_basins" in plotting.discover() and list(FIGURES) == list(plotting.discover())
+    monkeypatch.setattr(FR, "GRID_D", 7)            # the bytes do not depend on the grid size being large
+    one = plotting.save(FR.fig_r3_basins(), str(tmp_path / "one"), "fig_r3_basins")
+    two = plotting.save(FR.fig_r3_basins(), str(tmp_path / "two"), "fig_r3_basins")
+    for a_, b_ in zip(one, two):
+        assert open(a_, "rb").read() == open(b_, "rb").read()

@@ -17,6 +17,7 @@ EXAMPLE = 'l2g figures --only "Fig. 1"'
 #: every figure `l2g figures` draws, with what it shows (the registry is `outputs.figures.plotting`; a test
 #: keeps this list equal to it, so `figures --help` never needs the heavy imports)
 FIGURES = {
+    "fig1_legend": "Fig. 1: the legend shared by panels (a)-(d)",
     "fig1a": "Fig. 1 (a): energy contours and flow, p = q = 0.9",
     "fig1b": "Fig. 1 (b): basins of Thm 2, p = q = 0.9",
     "fig1c": "Fig. 1 (c): energy contours and flow, p = q = 0.1",
@@ -29,6 +30,7 @@ FIGURES = {
     "fig5_p09": "Fig. 5: flow near the origin, p = q = 0.9",
     "fig6_fullmodel": "Fig. 6: a rank-one init stays rank one (full model, trains)",
     "fig_attn_basins": "limit classes of the flow with attention on slices a0 = 0 and w0 fixed (cached)",
+    "fig_r3_basins": "the R^3 basins in closed form (Thms A/B, our result): separatrix S, slices a0 = 0, w0 = -1/2",
 }
 EPILOG = ("figures:\n" + "\n".join(f"  {n:<16} {d}" for n, d in FIGURES.items())
           + "\n\n--only takes figure names and paper labels: 'Fig. 1', 'Figure 1 (b)', fig1b, fig2.")
