@@ -119,6 +119,21 @@ def _fact_residuals(F: dict) -> dict:
     out["S17"] = [F["dy2_da_axis"] - lc["dy2_da"].subs(y, 0)]
     st = F["station"]
     out["S18"] = [sf["V"].subs(w, st["w"]), sp.expand(sf["U"].subs(a, st["a"]))]
+    # S19: the critical points of A. ∇A = (U_e V, U V', U_a V) with U_a = e^4 and V' = 4|w|: e != 0 forces V = 0,
+    # whose only root is w = -1/√2 where V' != 0, so U = 0: ∇A = 0 iff e = 0 or U = V = 0 (both give A = 0, so
+    # Θ* = {A = A*} is the only critical set with A != 0, since G' vanishes only at A*)
+    rs = []
+    for lab, (wb, sg) in HALF.items():
+        Vb = V.subs(w, wb)
+        A = (U * V).subs(w, wb)
+        rs += [sp.diff(A, e) - sp.diff(U, e) * Vb, sp.diff(A, wb) - U * sp.diff(Vb, wb), sp.diff(A, a) - e**4 * Vb,
+               sp.diff(Vb, wb) - 4 * sg * wb]
+    roots = sp.solve(V.subs(w, w_neg), w_neg) + sp.solve(V.subs(w, w_pos), w_pos)
+    rs.append(sp.Integer(0) if [sp.nsimplify(r) for r in roots] == [-1 / sp.sqrt(2)] else sp.Integer(1))
+    fams_ok = all((fam.get("e") == 0) or (sp.simplify(U.subs({a: fam["a"]})) == 0 and
+                                          sp.simplify(V.subs(w, fam["w"])) == 0) for fam in M.grad_A_zeros)
+    rs.append(sp.Integer(0) if fams_ok else sp.Integer(1))
+    out["S19"] = rs
     return out
 
 
@@ -138,7 +153,8 @@ def _nonzero(r) -> bool:
                  r"$\alpha = \pi(\mathrm{Bi}' - \ell_0\mathrm{Bi})$, $\beta = \pi(\ell_0\mathrm{Ai} - \mathrm{Ai}')$, "
                  r"$W(\mathrm{Ai}, \mathrm{Bi}) = 1/\pi$, $q = \varphi'^2 - z\varphi^2$, $q' = -\varphi^2$, $y\varphi^2 = 2^{2/3}q$; "
                  r"first integral $I = (\ell\mathrm{Ai} - \mathrm{Ai}')/(\ell\mathrm{Bi} - \mathrm{Bi}')$; $f^{-1}$ by Lambert $W$; "
-                 r"$y_S = -1/(2a) - 1/(32a^4) + o(a^{-5})$ on the separatrix.",
+                 r"$y_S = -1/(2a) - 1/(32a^4) + o(a^{-5})$ on the separatrix; $\nabla A = 0$ iff $e = 0$ or $U = V = 0$ "
+                 r"(so every critical point off $\Theta^\star$ has $A = 0$).",
        printed=_printed_facts, mutant=_mutant_facts, uses=("lemma14.energy", "lemma13.reduced_gradient"),
        section=SECTION, domain="theta in R^3 (each identity on its stated branch: w > 0 / w < 0, e != 0 for the "
                                "Airy coordinates)")
@@ -349,8 +365,9 @@ def _basins_check(form, ctx, regime):
                                  + "; classes " + ", ".join(f"{lab}: {pc}" for lab, pc, _ in rows))
 
 
-_USES_AB = ("r3.exact_facts", "r3.trichotomy", "thm10.critical_points", "lemma14.energy", "structure.G_convex",
-            "structure.G_prime")
+# the critical points enter through S19 of r3.exact_facts (∇A = 0 iff e = 0 or U = V = 0, exact), not through
+# thm10.critical_points (whose comparison with the printed sets is sampled)
+_USES_AB = ("r3.exact_facts", "r3.trichotomy", "lemma14.energy", "structure.G_convex", "structure.G_prime")
 
 
 @claim("r3.basins_A", ref=REF_A, title="Basins of GF-Attention in R^3 for p+q > 1 (Thm A)",
