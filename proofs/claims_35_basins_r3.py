@@ -236,9 +236,19 @@ def _airy_facts(form, ctx):
 
 # --- Prop. 3: the trichotomy of the descending line -----------------------------------------------
 
+#: the fate of the descending line as the side of S it starts on: -1 below S (reaches the axis), 0 on S, +1 above
+#: (meets a zero of φ, crossing C)
+_SIDE = {"axis": -1, "S": 0, "C": 1}
+_FATE = {v: k for k, v in _SIDE.items()}
+
+
+def _trich_printed():
+    return {key: _SIDE[fate] for key, fate in sr3.TRICHOTOMY.items()}
+
+
 def _trich_mutant():
-    t = dict(sr3.TRICHOTOMY)
-    t[(True, -1)] = "axis"
+    t = _trich_printed()
+    t[(True, -1)] = -1                   # beta < 0 would reach the axis
     return t
 
 
@@ -247,7 +257,7 @@ def _trich_mutant():
                  r"$z_0 > a_1$ and $\beta > 0$, is the separatrix $S$ ($\varphi \propto \mathrm{Ai}$, $a \to -\infty$, $y \to 0$) "
                  r"iff $z_0 > a_1$ and $\beta = 0$, and otherwise meets a zero of $\varphi$ (crossing $C$ first when $U_0 > 0$); "
                  r"$S$ is the graph $e^2 = y_S(a)$ over all $a$ and the lines below it reach the axis.",
-       printed=lambda: dict(sr3.TRICHOTOMY), mutant=_trich_mutant, uses=("r3.exact_facts", "r3.airy_facts"),
+       printed=_trich_printed, mutant=_trich_mutant, uses=("r3.exact_facts", "r3.airy_facts"),
        section=SECTION, domain="(e_0, a_0) in R^2, e_0 != 0")
 def _trichotomy(form, ctx):
     """Proof: `basins_r3.fate_rule` (the argument of Prop. 3 from the derived linearisation identities and the
@@ -256,10 +266,11 @@ def _trichotomy(form, ctx):
     e^2 = y_S(a)(1 ± 1/10) is 'axis' exactly below S."""
     airy = {k: True for k in sr3.AIRY_FACTS}
     diff = []
-    for key, fate in form.items():
+    for key, stated in form.items():
         rule = sr3.fate_rule(*key, airy)
         side = sr3.S_side_rule(*key, airy)
-        if rule != fate or (side < 0) != (fate == "axis") or (side == 0) != (fate == "S"):
+        fate = _FATE.get(stated, f"side {stated}")
+        if rule != fate or side != stated:
             diff.append(f"{key}: stated {fate}, rule {rule} (S side {side})")
     bad = []
     for a0 in (Fraction(-1), Fraction(-1, 2), Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 2)):
@@ -397,17 +408,15 @@ def _thm_b(form, ctx):
 
 # --- the erratum to Lemma 15 / Thm 3 ------------------------------------------------------------------
 
-#: the exceptional sets of "every trajectory converges, except on ...": (regime, datum) -> excluded?
-def _never(regime, d):
-    return False
+#: "every trajectory converges, except from the starts on S (e != 0, e^2 = y_S(a)) whose w0 lies on these pieces of
+#: the w-line (`basins.W_SIDES`)", per regime
+_PRINTED_EXEMPT = {"p+q>1": frozenset(), "p+q<1": frozenset()}
+_CORRECTED_EXEMPT = {"p+q>1": frozenset({"w>0", "w=0"}), "p+q<1": frozenset()}
+_MUTANT_EXEMPT = {"p+q>1": frozenset(sr3.W_SIDES), "p+q<1": frozenset()}      # S x R: w0 < 0 on S converges
 
 
-def _script_u(regime, d):
-    return sr3.in_script_U(regime, d)
-
-
-def _s_cylinder(regime, d):
-    return regime > 0 and not d.e_zero and d.S_side == 0          # S x R: also w0 < 0 (those converge)
+def _exempt(form, regime, d) -> bool:
+    return (not d.e_zero) and d.S_side == 0 and d.w_side in form["p+q>1" if regime > 0 else "p+q<1"]
 
 
 @lru_cache(maxsize=None)
@@ -444,16 +453,16 @@ def _divergent_flow(dps: int = 40, t_max: int = 30):
 
 
 def _convergence_check(form, ctx):
-    """form: (regime, datum) -> the start is exempt from 'converges'. Proof: the sign data on which the limit rule
+    """form: regime -> the pieces of the w-line whose starts on S are exempt from 'converges'. Proof: the sign data on which the limit rule
     says 'unbounded' (and only those) must be the exempt ones, in both regimes. Evidence: a flow started on S."""
     facts = sr3.r3_facts().expressions
     diff = []
     for regime in (1, -1):
         for d in sr3.sign_data():
             unb = sr3.limit_rule_r3(regime, d, facts) == "unbounded"
-            if unb != bool(form(regime, d)):
+            if unb != _exempt(form, regime, d):
                 diff.append(f"regime {regime:+d}, {d}: rule {'unbounded' if unb else 'converges'}, statement "
-                            f"{'exempt' if form(regime, d) else 'converges'}")
+                            f"{'exempt' if _exempt(form, regime, d) else 'converges'}")
     fl = _divergent_flow()
     ev = (f"flow from the rational start (e_0, 1/2, 0) with e_0^2 - y_S(0) = {fl['off']} (p = q = 9/10, 40 digits): "
           f"at t = {fl['t']} (status {fl['status']}) it still follows S: a = {fl['a']} (the law -(3G'(0)t/4)^(1/3) = "
@@ -472,7 +481,7 @@ def _convergence_check(form, ctx):
                  r"Corrected: it converges iff $\theta_0 \notin \mathcal U = S \times [0, \infty) = \{e \neq 0, e^2 = y_S(a), "
                  r"w \ge 0\}$ for $p+q>1$ (always for $p+q<1$); on $\mathcal U$, $a(t) \to -\infty$, $e \to 0$, $w \to 0^+$, "
                  r"$L \downarrow G(0)$.",
-       printed=lambda: _never, corrected=lambda: _script_u, mutant=lambda: _s_cylinder,
+       printed=lambda: dict(_PRINTED_EXEMPT), corrected=lambda: dict(_CORRECTED_EXEMPT), mutant=lambda: dict(_MUTANT_EXEMPT),
        erratum=r"For p+q > 1 the flow from every start on the measure-zero surface S x [0, oo) (S the separatrix "
                r"e^2 = y_S(a), given by Airy functions) is unbounded: a -> -oo like t^(1/3), e -> 0, w -> 0+. "
                r"Lojasiewicz's inequality gives convergence only of bounded trajectories.",
