@@ -455,12 +455,15 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
     th0 = tuple(x if isinstance(x, mp.mpf) else Fraction(str(x)) for x in (e0, w0, a0))
     cls, res = integrate_class(p, q, th0, dps=dps, attention=True, rtol=rtol, **kw)
     # the characterisation of the R^3 basins (Thms A, B, C; our result, `basins_r3`), for exact starts only
-    pred = None
+    pred, why = None, "no analytic prediction for an inexact start"
     if all(isinstance(x, Fraction) for x in th0):
         from local2global.numeric.dynamics.basins_r3 import flow_prediction
-        pred = flow_prediction(p, q, th0, dps=dps)
+        try:
+            pred = flow_prediction(p, q, th0, dps=dps)
+        except (ArithmeticError, ValueError) as ex:     # the integration stands on its own; say why there is no prediction
+            why = f"no analytic prediction: {type(ex).__name__}: {str(ex)[:100]}"
     notes = ["prediction: Thms A/B (our result, Sec. 4.1): the R^3 basins in closed form (Airy functions)"
-             if pred is not None else "no analytic prediction for an inexact start"]
+             if pred is not None else why]
     if pred is not None and pred["class"] == "unbounded":
         notes.append("the start is on S x [0, oo) (p+q > 1): the trajectory is unbounded, a -> -oo (erratum to Lemma 15 / Thm 3)")
     if th0[1] == 0:
