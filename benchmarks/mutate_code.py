@@ -99,20 +99,25 @@ TEST_MAP: dict[str, list[str]] = {
     "symbolic/bias.py": _SYM_CORE,
     "symbolic/landscape.py": _SYM_CORE,
     "symbolic/energy.py": ["tests/test_engine.py", "tests/test_flow.py"],
-    "symbolic/basins.py": ["tests/test_basins.py", "tests/test_flow.py"],
-    "symbolic/attention.py": ["tests/test_attention.py", "tests/test_eval_attention.py"],
+    "symbolic/basins.py": ["tests/test_basins.py", "tests/test_flow.py", "tests/test_basin_proof.py"],
+    "symbolic/model.py": _SYM_CORE + ["tests/test_attention.py", "tests/test_landscape_proofs.py",
+                                     "tests/test_attention_sets.py"],
+    "symbolic/_cache.py": ["tests/test_derivation_cache.py"],
     "symbolic/latex.py": ["tests/test_derive.py", "tests/test_pdf.py"],
     "numeric/__init__.py": ["tests/test_engine.py"],
     "numeric/evaluate/__init__.py": ["tests/test_engine.py"],
     "numeric/evaluate/engine.py": ["tests/test_engine.py", "tests/test_properties.py", "tests/test_executor.py"],
     "numeric/evaluate/lambdify.py": ["tests/test_engine.py", "tests/test_attention.py"],
-    "numeric/evaluate/landscape.py": ["tests/test_engine.py", "tests/test_eval.py", "tests/test_flow.py"],
+    "numeric/evaluate/landscape.py": ["tests/test_engine.py", "tests/test_eval.py", "tests/test_flow.py",
+                                      "tests/test_attention.py"],
     "numeric/evaluate/pointeval.py": ["tests/test_eval.py", "tests/test_eval_attention.py"],
     "numeric/dynamics/__init__.py": ["tests/test_flow.py"],
-    "numeric/dynamics/flow.py": ["tests/test_flow.py", "tests/test_figures_flow.py"],
+    "numeric/dynamics/flow.py": ["tests/test_flow.py", "tests/test_figures_flow.py", "tests/test_attention.py"],
     "numeric/dynamics/basins.py": ["tests/test_basins.py", "tests/test_figures_flow.py"],
-    "numeric/dynamics/gaussian.py": ["tests/test_basins.py"],
-    "numeric/dynamics/attention.py": ["tests/test_attention.py", "tests/test_eval_attention.py"],
+    "numeric/dynamics/gaussian.py": ["tests/test_basins.py", "tests/test_gaussian_certified.py"],
+    "numeric/chain.py": ["tests/test_architecture.py", "tests/test_cli_input.py", "tests/test_eval.py"],
+    "numeric/precision.py": ["tests/test_flow.py", "tests/test_eval.py"],
+    "numeric/evaluate/arb.py": ["tests/test_gaussian_certified.py"],
     "numeric/infra/__init__.py": ["tests/test_executor.py"],
     "numeric/infra/atomic.py": ["tests/test_cli_input.py"],
     "numeric/infra/cache.py": ["tests/test_experiments.py"],
@@ -511,8 +516,8 @@ def _run(cmd, cwd, env, timeout) -> tuple[str, int | None, str, float]:
 
 
 def check_stage(tree: Path, env: dict, timeout: float, workers: int, check_args=()) -> dict:
-    js = tree / "build" / "check.json"
-    cmd = [sys.executable, "-m", "local2global", "check", "--workers", str(workers), "--json", str(js),
+    js = tree / "build" / "report" / "checks.json"          # `l2g check --out DIR` writes the records there
+    cmd = [sys.executable, "-m", "local2global", "check", "--workers", str(workers),
            "--out", str(tree / "build" / "report"), *check_args]
     status, rc, out, dt = _run(cmd, tree, env, timeout)
     res = {"stage": "check", "seconds": round(dt, 1), "returncode": rc}

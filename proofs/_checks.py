@@ -781,3 +781,37 @@ def compare_critical_sets(derived, form: dict, ctx: Context, branches=None) -> t
     """`critical_sets_outcome` as (ok, notes) (the interface of the attention claims)."""
     out = critical_sets_outcome(derived, form, ctx, branches)
     return out.ok, [out.evidence] + ([out.corroboration] if out.corroboration else [])
+
+
+def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
+    """Completeness step of Thms 1, 6, 9, 10: the printed families on e = 0 cover the line e = 0 for
+    p + q != 1. Without bias (R^2, R^3 with attention) Theta_min, Theta_max have opposite sides f > 0,
+    -f > 0 and f = (p+q-1)(1+2w|w|) vanishes on e = 0 exactly at Theta_sad's w (1 + 2w|w| solved on
+    w > 0, w < 0, nonzero at w = 0); with bias (R^3, R^4) Gamma_min, Gamma_sad are
+    f > 0, f <= 0."""
+    try:
+        if bias:
+            k1, f1 = relation_form(form["Gamma_min"][-1])
+            k2, f2 = relation_form(form["Gamma_sad"][-1])
+            ok = (k1, k2) == (">", ">=") and sp.expand(f1 + f2) == 0
+            return ok, f"Gamma_min: {sp.sstr(f1)} > 0, Gamma_sad: {sp.sstr(f2)} >= 0, complementary: {ok}"
+        k1, f1 = relation_form(form["Theta_min"][-1])
+        k2, f2 = relation_form(form["Theta_max"][-1])
+    except (ValueError, KeyError, IndexError, TypeError) as ex:
+        return False, f"conditions not comparable: {ex}"
+    if not ((k1, k2) == (">", ">") and sp.expand(f1 + f2) == 0):
+        return False, f"Theta_min ({sp.sstr(f1)} {k1} 0) and Theta_max ({sp.sstr(f2)} {k2} 0) are not opposite"
+    Q = sp.cancel(f1 / (S.p + S.q - 1))
+    if Q.free_symbols - {S.w}:
+        return False, f"f / (p+q-1) = {Q} depends on more than w"
+    zeros = []
+    for lab, sub in W_BRANCHES_0.items():
+        Qb = sp.expand(Q.subs(sub))
+        if lab == "w=0":
+            zeros += [sp.Integer(0)] if Qb == 0 else []
+            continue
+        zeros += sp.solve(Qb, sub[S.w])
+    sad = [rhs for lhs, rhs in form["Theta_sad"] if lhs == S.w]
+    ok = len(zeros) == 1 and len(sad) == 1 and sp.expand(sp.radsimp(zeros[0] - sad[0])) == 0
+    return ok, (f"Theta_min/Theta_max: f = {sp.sstr(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w in {zeros} "
+                f"(printed Theta_sad: w = {sad}): {ok}")

@@ -116,6 +116,14 @@ class Claim:
     erratum: str = ""
     open_reason: str = ""
     domain: str = ""
+    role: str = "proof"
+
+
+#: a claim's role in its numbered result. `proof`: a part of the result's statement or a step of its proof;
+#: the result is as strong as its weakest such claim. `confrontation`: the same statement checked again on
+#: another implementation (the torch transformer against the derivation); it must pass (a failure fails the
+#: result) but, proving nothing the derivation has not, it does not weaken the result's status.
+ROLES = ("proof", "confrontation")
 
 
 @dataclass
@@ -138,6 +146,7 @@ class Record:
     checked_domain: str = ""
     corroboration: str = ""
     weakest: str = ""
+    role: str = "proof"
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
@@ -151,14 +160,18 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id: str, *, ref: str, title: str, statement: str, printed, mutant, uses=(), section="landscape",
-          corrected=None, erratum: str = "", domain: str = ""):
-    """Decorator registering `check` as the check of a claim (`domain`: the statement's domain, in words)."""
+          corrected=None, erratum: str = "", domain: str = "", role: str = "proof"):
+    """Decorator registering `check` as the check of a claim (`domain`: the statement's domain, in words;
+    `role`: see `ROLES`)."""
+    if role not in ROLES:
+        raise ValueError(f"claim {id!r}: role {role!r} is not one of {ROLES}")
+
     def deco(check):
         if id in REGISTRY:
             raise ValueError(f"claim {id!r} registered twice")
         REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=check, printed=printed,
                              mutant=mutant, uses=tuple(uses), section=section, corrected=corrected,
-                             erratum=erratum, domain=domain)
+                             erratum=erratum, domain=domain, role=role)
         return check
     return deco
 
@@ -188,7 +201,7 @@ def run_claim(cl: Claim, ctx: Context = Context()) -> Record:
     The record's `status` is its own status here; `run_claims` then propagates the weakest step."""
     t0 = time.perf_counter()
     base = dict(id=cl.id, ref=cl.ref, title=cl.title, section=cl.section, uses=cl.uses, erratum=cl.erratum,
-                stated_domain=cl.domain)
+                stated_domain=cl.domain, role=cl.role)
     if cl.open_reason:
         return Record(**base, status="open", own_status="open", strength="open", method="none",
                       evidence=cl.open_reason, control="n/a", weakest=cl.id, seconds=time.perf_counter() - t0)

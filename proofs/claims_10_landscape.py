@@ -23,7 +23,7 @@ from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
-from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, exact_zero, identity, matrix_identity,
+from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, exact_zero, identity, matrix_identity,
                                          rational_in, relation_form, same_relation, sample_points, sign_exact)
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
@@ -565,40 +565,6 @@ def _grad_A_zero_set() -> tuple[bool, str]:
     return ok, "; ".join(notes)
 
 
-def _e_axis_cover(form, space) -> tuple[bool, str]:
-    """The printed families on e = 0 cover the line e = 0 (for p + q != 1): in R^2 Theta_min and Theta_max
-    have opposite sides f > 0, -f > 0, and f = (p+q-1) Q(w) vanishes exactly at the printed w of Theta_sad
-    (Q's zeros solved on w > 0, w < 0, and Q(0) = 1); in R^3 Gamma_min, Gamma_sad are f > 0 and f <= 0."""
-    try:
-        if space == "R3":
-            k1, f1 = relation_form(form["Gamma_min"][-1])
-            k2, f2 = relation_form(form["Gamma_sad"][-1])
-            ok = (k1, k2) == (">", ">=") and sp.expand(f1 + f2) == 0
-            return ok, f"Gamma_min: {sp.sstr(f1)} > 0, Gamma_sad: {sp.sstr(f2)} >= 0, complementary: {ok}"
-        k1, f1 = relation_form(form["Theta_min"][-1])
-        k2, f2 = relation_form(form["Theta_max"][-1])
-    except (ValueError, KeyError, IndexError) as ex:
-        return False, f"conditions not comparable: {ex}"
-    if not ((k1, k2) == (">", ">") and sp.expand(f1 + f2) == 0):
-        return False, f"Theta_min ({sp.sstr(f1)} {k1} 0) and Theta_max ({sp.sstr(f2)} {k2} 0) are not opposite"
-    Q = sp.cancel(f1 / (p + q - 1))
-    if Q.free_symbols - {w}:
-        return False, f"f / (p+q-1) = {Q} depends on more than w"
-    zeros = []
-    for lab, sub in W_BRANCHES_0.items():
-        Qb = sp.expand(Q.subs(sub))
-        if lab == "w=0":
-            if Qb == 0:
-                zeros.append(sp.Integer(0))
-            continue
-        zeros += sp.solve(Qb, sub[w])
-    sad = [rhs for lhs, rhs in form["Theta_sad"] if lhs == w]
-    ok = len(zeros) == 1 and len(sad) == 1 and sp.nsimplify(zeros[0] - sad[0]) == 0 and \
-        sp.expand(sp.radsimp(zeros[0] - sad[0])) == 0
-    return ok, (f"Theta_min/Theta_max: f = {sp.sstr(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w in {zeros} "
-                f"(printed Theta_sad: w = {sad}): {ok}")
-
-
 def _completeness(space, ctx) -> Outcome:
     r"""The proof that the families exhaust the critical points, step by step (exact):
 
@@ -688,7 +654,7 @@ def _sets_check(form, ctx):
     space = "R3" if "Gamma_star" in form else "R2"
     derived = {cs.name: cs for cs in _M.critical_sets(space == "R3")}
     same = critical_sets_outcome(derived, form, ctx, branches=W_BRANCHES_0)
-    cover_ok, cover = _e_axis_cover(form, space)
+    cover_ok, cover = e_axis_cover(form, bias=space == "R3")
     proof = _completeness(space, ctx)
     worst, count = _gradient_on_sets(form, space, ctx)
     grad_ok = worst < mp.mpf(10) ** (-(ctx.dps - 15))

@@ -24,7 +24,9 @@ from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
-from local2global.proofs._checks import compare_critical_sets, identity, matrix_identity, rational_in
+from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, identity, matrix_identity, rational_in,
+                                         relation_form, same_relation, sign_exact)
+from local2global.proofs._checks import _same_equation as same_equation
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
 
@@ -233,10 +235,14 @@ def _lemma13_red(form, ctx):
 
 # --- Thms 9, 10: critical points by solving ----------------------------------------------------------
 
+#: Eq. 41's logit at X = 0 as printed (not the model's offset): the second equation of Thm 9's Gamma*
+Z0_PRINTED = e**2 * (-s_ * t_ / 2 + w * sp.Abs(w * s_)) + b
+
+
 def _printed_sets(space):
     station = ((s_, 0), (t_, 0))
     if space == "R4":
-        return {"Gamma_star": ((A_printed, A_STAR), (_MA.z0, sp.log(p / (1 - p)))),
+        return {"Gamma_star": ((A_printed, A_STAR), (Z0_PRINTED, sp.log(p / (1 - p)))),
                 "Gamma_min": ((e, 0), (b, sp.log(p / q)), REGIME > 0),
                 "Gamma_sad": ((e, 0), (b, sp.log(p / q)), REGIME <= 0),
                 "Gamma_station": station + ((b, sp.log(p / q)),)}
@@ -254,6 +260,14 @@ def _mutate_sets(sets):
     return out
 
 
+def _flip_min_condition(sets):
+    """A second altered statement (tests): the condition of the local minima with its sign flipped."""
+    out = dict(sets)
+    key = "Gamma_min" if "Gamma_min" in sets else "Theta_min"
+    out[key] = sets[key][:-1] + (REGIME < 0,)
+    return out
+
+
 def _station_points(rng, n):
     """High-precision points of Theta_station: (e, w, a) = (e, -1/sqrt 2, -1/e^2) with rational e."""
     out = []
@@ -263,29 +277,198 @@ def _station_points(rng, n):
     return out
 
 
-def _sets_check(form, ctx):
-    space = "R4" if "Gamma_star" in form else "R3"
-    derived = {cs.name: cs for cs in _MA.critical_sets(space == "R4")}
-    ok, notes = compare_critical_sets(derived, form, ctx, branches=_MA.branches)
-    # every printed station point is critical (gradient 0 at 50 digits) in R^3 / R^4
+def _station_factors():
+    """(s, t) of the derived station family {s = 0, t = 0} (the model's equations, not the printed ones)."""
+    st = [cs for cs in _MA.critical_sets() if cs.name == "Theta_station"]
+    if len(st) != 1:
+        raise AssertionError("the model derives no (or several) station families")
+    s_d, t_d = [x.lhs - x.rhs for x in st[0].equations if isinstance(x, sp.Eq)]
+    return s_d, t_d
+
+
+def _grad_A_zero_set_att() -> tuple[bool, str]:
+    r"""$\nabla A = 0 \iff e = 0$ or ($s = 0$ and $t = 0$), with $s, t$ the derived station factors, exactly
+    and independently of the model's `solve`: on each branch w > 0, w < 0 with e and w invertible (1 - u e,
+    1 - v w adjoined), s and t lie in the ideal of the components of ∇A (Groebner basis), and conversely
+    every component lies in the ideal (s, t); at w = 0 a power of e lies in the ideal of ∇A|_{w=0}; and
+    e = 0 zeroes ∇A everywhere."""
+    u, v, wp = sp.symbols("u_ v_ w_")
+    s_d, t_d = _station_factors()
+    notes, ok = [], True
+    for lab, sub in S.W_BRANCHES.items():
+        comps = [sp.expand(g.subs(sub)).subs(sub[w], wp) for g in _MA.grad_A]
+        sb, tb = (sp.expand(x.subs(sub)).subs(sub[w], wp) for x in (s_d, t_d))
+        G = sp.groebner(comps + [1 - u * e, 1 - v * wp], u, v, wp, a, e, order="lex")
+        nec = G.contains(sb) and G.contains(tb)
+        H = sp.groebner([sb, tb], wp, a, e, order="lex")
+        suf = all(H.contains(c_) for c_ in comps)
+        ok &= nec and suf
+        notes.append(f"{lab}, e != 0: s, t in the ideal of grad A: {nec}, grad A in the ideal (s, t): {suf}")
+    at0 = [sp.expand(g.subs(w, 0)) for g in _MA.grad_A]
+    k0 = next((k for k in range(1, 6) if sp.groebner([x for x in at0 if x != 0], a, e, order="lex").contains(e**k)), None)
+    e0 = all(sp.expand(g.subs(e, 0)) == 0 for g in _MA.grad_A)
+    ok &= k0 is not None and e0
+    notes.append(f"w = 0: e^{k0} in the ideal of grad A: {k0 is not None}; e = 0 zeroes grad A: {e0}")
+    return ok, "; ".join(notes)
+
+
+def _kink_of_z0() -> tuple[bool, str]:
+    r"""On $1 + ae^2 = 0$ the offset $z_0 - b$ has a kink ($|1 + ae^2|$): its one-sided a-derivatives (sign of
+    $1 + ae^2$ set to ±1, then $a = -1/e^2$) differ by a nonzero constant times $e^4 w|w|$, nonzero for
+    e != 0 (always, on this surface) and w != 0, and zero at w = 0."""
+    sg = sp.Symbol("sg_")
+    off = _MA.offset.replace(lambda x: isinstance(x, sp.Abs) and x.has(a), lambda x: sg * x.args[0])
+    if off.has(sp.Abs(s_)) or not off.has(sg):
+        return False, f"the offset has no |1 + ae^2| to resolve: {_MA.offset}"
+    d = sp.diff(off, a)
+    jump = sp.expand((d.subs(sg, 1) - d.subs(sg, -1)).subs(a, -1 / e**2))
+    ratio = sp.cancel(jump / (e**4 * w * absw))
+    ok = ratio.is_number and ratio != 0 and sp.expand(jump.subs(w, 0)) == 0
+    return ok, f"jump of d(z0)/da across 1 + ae^2 = 0: {sp.sstr(jump)} (= {ratio} e^4 w|w|, 0 at w = 0): {ok}"
+
+
+def _completeness(space, ctx) -> Outcome:
+    r"""The proof that the families exhaust the critical points, step by step (exact):
+
+    R^3: L(θ) = G(A(θ)) with G analytic and A C^1, so ∇L = G'(A)∇A (lemma13.reduced_gradient; here also the
+    total derivative of L(θ, b*(θ)) against G'(A)∇A on both w branches, continuity at w = 0); G'' > 0
+    (structure.G_convex) and G'(A*) = 0 (structure.G_prime), so G' = 0 iff A = A*; ∇A = 0 iff e = 0 or
+    s = t = 0 (`_grad_A_zero_set_att`). R^4: L(θ, b) = F(A, z0); off 1 + ae^2 = 0 ∇L = F_A∇A + F_c∇z0
+    (chain rule, exact on the four open sign branches of w and 1 + ae^2; at w = 0 by continuity, w|w| being
+    C^1), ∂A/∂b = 0, ∂z0/∂b = 1, so ∂L/∂b = F_c, zero iff z0 = c*(A) (F_c(A, c*(A)) = 0 exactly; F strictly
+    convex, so c* is the only root), and there the θ-part is F_A(A, c*(A))∇A = G'(A)∇A (envelope, exact): A = A* or ∇A = 0 as in R^3. On 1 + ae^2 = 0
+    with w != 0 the one-sided ∂L/∂a differ by F_c times the kink of z0 (`_kink_of_z0`), so L is
+    differentiable there only where F_c = 0, and then its gradient is F_A∇A (z0 is Lipschitz): the same
+    conditions; at w = 0 the kink vanishes. Where ∇A = 0 (e = 0, or the station) A = 0 and z0 = b exactly,
+    so z0 = c*(A) reads b = c*(0) = log(p/q) (lemma5.special_cases)."""
+    G = bias.G(CH)
+    Gp = sp.diff(G, S.A)
+    st = landscape.structure(CH)
+    steps = []
+    if space == "R3":
+        o = matrix_identity(_MA.gradient_direct(), Gp.subs(S.A, _MA.A) * _MA.grad_A, ctx, "thm10.chain", _MA.branches)
+        steps.append(("grad L = G'(A) grad A (total derivative of L(theta, b*(theta)))", o))
+    else:
+        Fx = bias.F(CH)
+        FA, Fc = (sp.diff(Fx, v).subs({S.A: _MA.A, S.c: _MA.z0}) for v in (S.A, S.c))
+        chain = sp.Matrix([FA * sp.diff(_MA.A, v) + Fc * sp.diff(_MA.z0, v) for v in _MA.params_with_bias])
+        o = matrix_identity(_MA.gradient_with_bias, chain, ctx, "thm9.chain", _MA.bias_branches)
+        steps.append(("grad L(theta, b) = F_A grad A + F_c grad z0 off 1 + ae^2 = 0 (chain rule)", o))
+        db = sp.diff(_MA.A, b) == 0 and sp.diff(_MA.z0, b) == 1
+        steps.append(("dA/db = 0, dz0/db = 1", Outcome(db, "symbolic", str(db), strength="proved")))
+        c_star = _MA.optimal_bias["c_star"]
+        root = identity(sp.diff(Fx, S.c).subs(S.c, c_star), sp.Integer(0), ctx, "thm9.root")
+        steps.append(("F_c(A, c*(A)) = 0", root))
+        uniq = st["F_jointly_strictly_convex"] == sp.true
+        steps.append(("F strictly convex (F_cc > 0): c* the only zero of F_c",
+                      Outcome(uniq, "symbolic", str(uniq), strength="proved")))
+        env = identity(Gp, sp.diff(Fx, S.A).subs(S.c, c_star), ctx, "thm9.envelope")
+        steps.append(("G'(A) = F_A(A, c*(A)) (envelope)", env))
+        kink_ok, kink = _kink_of_z0()
+        steps.append(("on 1 + ae^2 = 0", Outcome(kink_ok, "symbolic", kink, strength="proved")))
+        s_d, _ = _station_factors()
+        a_st = sp.solve(s_d, a)
+        vanish = (sp.expand(_MA.A.subs(e, 0)) == 0 and sp.expand(_MA.offset.subs(e, 0)) == 0 and len(a_st) == 1
+                  and sp.simplify(_MA.A.subs(a, a_st[0])) == 0 and sp.simplify(_MA.offset.subs(a, a_st[0])) == 0)
+        steps.append(("A = 0 and z0 = b on e = 0 and on s = 0",
+                      Outcome(vanish, "symbolic", str(vanish), strength="proved")))
+    convex = st["G_second_positive"] == sp.true and st["G_prime_at_A_star"] == 0
+    steps.append(("G'' > 0 and G'(A*) = 0, so G' vanishes only at A*",
+                  Outcome(convex, "symbolic", str(convex), strength="proved")))
+    ok, how = _grad_A_zero_set_att()
+    steps.append(("grad A = 0 iff e = 0 or s = t = 0", Outcome(ok, "symbolic", how, strength="proved")))
+    return combine(*(o for _, o in steps), evidence="; ".join(
+        f"{name}: {o.evidence if (not o.ok or o.level != 'proved' or name.startswith(('grad A', 'on 1'))) else 'exact'}"
+        for name, o in steps))
+
+
+#: the class each printed family's name asserts (Theta_station / Gamma_station: left open, `thm10.station_class`)
+_NAME_CLASS = {"star": "global_min", "min": "local_min", "max": "local_max", "sad": "saddle"}
+
+
+def _same_region(cs, region) -> bool:
+    """A derived family and a printed one (equations, optional condition) are the same set, exactly."""
+    eqs = [x for x in region if isinstance(x, tuple)]
+    cond = [x for x in region if not isinstance(x, tuple)]
+    d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
+    if len(eqs) != len(d_eqs):
+        return False
+    if not all(same_equation(eq, lhs, rhs, _MA.branches)[0] for (lhs, rhs), eq in zip(eqs, d_eqs)):
+        return False
+    return same_relation(cs.condition, cond[0] if cond else sp.true, W_BRANCHES_0)[0]
+
+
+def _classes_check(form, derived, space, ctx) -> Outcome:
+    r"""Each printed family with a class in its name (star, min, max, sad) is matched by its region to exactly one
+    derived family, whose derived class must be the named one; the premises of the derived classes are
+    checked exactly: G'' > 0 and G'(A*) = 0; G'(0)/(p+q-1) > 0 (structure.G_prime); A = e^2 (1+ae^2) Q
+    near e = 0 with Q = (A/e^2)|_{e=0} = Q(w) strictly increasing (changes sign at its zero); the model's
+    sign rule G'(0) Q = (positive) x (its condition) with condition / ((p+q-1)(1+2w|w|)) > 0; (R^3) the
+    Hessian on e = 0 is diag(2G'(0)Q, 0, 0), so its sign pattern is the condition's; (R^4) F strictly
+    convex (moving b alone raises L, L >= G(A) with equality at b*)."""
+    notes, ok = [], True
+    for name, region in form.items():
+        want = _NAME_CLASS.get(name.split("_", 1)[-1])
+        if want is None:
+            continue
+        try:
+            match = [cs for cs in derived if _same_region(cs, region)]
+        except (TypeError, ValueError, AttributeError) as ex:
+            match = []
+            notes.append(f"{name}: region not comparable ({ex})")
+        if len(match) != 1:
+            ok = False
+            notes.append(f"{name}: {len(match)} derived families with the printed region")
+            continue
+        got = match[0].classification
+        ok &= got == want
+        notes.append(f"{name}: derived {got} ({match[0].name}), named {want}")
+    st = landscape.structure(CH)
+    cls_in = _MA._classes
+    Q = cls_in["Q"]
+    g0_sign = sign_exact(sp.cancel(st["G_prime_at_0"] / (p + q - 1)))
+    Q_ok = sp.expand(sp.cancel(_MA.A / e**2).subs(e, 0) - Q) == 0 and Q.free_symbols <= {w}
+    mono = all(sign_exact(sp.diff(Q.subs(sub), sub[w])) == 1 for sub in S.W_BRANCHES.values())
+    rho = sp.cancel(cls_in["sign"] / REGIME)
+    sign_ok = (sign_exact(rho) == 1 and sign_exact(cls_in["positive_factor"]) == 1
+               and sp.cancel(st["G_prime_at_0"] * Q / cls_in["sign"] - cls_in["positive_factor"]) == 0)
+    convex = st["G_second_positive"] == sp.true and st["G_prime_at_A_star"] == 0
+    prem = convex and g0_sign == 1 and Q_ok and mono and sign_ok
+    notes.append(f"premises: G'' > 0, G'(A*) = 0: {convex}; G'(0)/(p+q-1) > 0: {g0_sign == 1}; (A/e^2)|e=0 = Q = "
+                 f"{Q}: {Q_ok}; Q strictly increasing: {mono}; sign rule G'(0) Q = (positive) x {cls_in['sign']}: {sign_ok}")
+    if space == "R3":
+        H0 = _MA.hessian.subs(e, 0)
+        diag = sp.diag(2 * st["G_prime_at_0"] * Q, 0, 0)
+        o = matrix_identity(H0, diag, ctx, "thm10.hess_e0", _MA.branches)
+        prem &= o.ok and o.level == "proved"
+        notes.append(f"Hessian on e = 0 = diag(2 G'(0) Q, 0, 0): {'exact' if o.level == 'proved' else o.evidence}")
+    else:
+        fc = st["F_jointly_strictly_convex"] == sp.true
+        prem &= fc
+        notes.append(f"F jointly strictly convex: {fc}")
+    ok &= prem
+    return Outcome(ok, "symbolic (derived classes matched by region, exact premises)", "; ".join(notes),
+                   strength="proved", checked_domain="every family, every (p, q) with p + q != 1")
+
+
+def _station_corroboration(form, space, ctx) -> tuple[bool, str]:
+    """Sampled: the derived station points (e, -1/sqrt 2, -1/e^2) satisfy the printed station equations
+    and have |grad L| ~ 0 at 50 digits, at two chains."""
     rng = random.Random(zlib.crc32(space.encode()))
-    worst = mp.mpf(0)
+    worst, notes, ok = mp.mpf(0), [], True
+    key = "Gamma_station" if space == "R4" else "Theta_station"
+    if key not in form:
+        return False, f"no {key} printed"
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(3, 10))):
         L = Landscape(pp, qq, attention=True)
         for ee, ww, aa in _station_points(rng, 3):
             with mp.workdps(ctx.dps + 20):
                 pt = [mp.mpf(sp.N(x, ctx.dps + 20)) for x in (ee, ww, aa)]
-                # evaluate the *printed* station equations at the point (mutants put it off the curve)
-                pr_st = form["Gamma_station" if space == "R4" else "Theta_station"]
-                vals = [abs(mp.mpf(sp.N((lhs - rhs).subs({e: ee, w: ww, a: aa, p: sp.Rational(pp), q: sp.Rational(qq),
-                                                          b: sp.log(sp.Rational(pp) / sp.Rational(qq))}), ctx.dps)))
-                        for lhs, rhs in pr_st if isinstance((lhs, rhs), tuple)]
-                on_printed = max(vals) < mp.mpf(10) ** (-(ctx.dps - 10))
-                if not on_printed:
-                    # the printed set does not contain the derived station point: find the printed point instead
+                at = {e: ee, w: ww, a: aa, p: sp.Rational(pp), q: sp.Rational(qq), b: sp.log(sp.Rational(pp) / sp.Rational(qq))}
+                vals = [abs(mp.mpf(sp.N((lhs - rhs).subs(at), ctx.dps))) for lhs, rhs in form[key]]
+                if max(vals) >= mp.mpf(10) ** (-(ctx.dps - 10)):
                     ok = False
-                    notes.append(f"derived station point {ee, ww, aa} violates the printed equations "
-                                 f"(residual {mp.nstr(max(vals), 3)})")
+                    notes.append(f"station point {ee, ww, aa} violates the printed equations (residual {mp.nstr(max(vals), 3)})")
                     continue
                 g = L.grad(pt) if space == "R3" else L.grad_b(pt, L.b_star(pt))
                 if g is None:
@@ -294,17 +477,45 @@ def _sets_check(form, ctx):
                     continue
                 worst = max([worst] + [abs(x) for x in g])
     ok &= worst < mp.mpf(10) ** (-(ctx.dps - 10))
-    return Outcome(ok, "symbolic (solve) + sampled", f"{'; '.join(notes)}; max |grad L| at 6 points of Theta_station "
-                   f"({space}, 50 digits) = {mp.nstr(worst, 3)}")
+    return ok, (f"{'; '.join(notes) + '; ' if notes else ''}max |grad L| at 6 points of Theta_station ({space}, "
+                f"{ctx.dps + 20} digits, 2 chains) = {mp.nstr(worst, 3)}")
+
+
+def _sets_check(form, ctx):
+    """Proved: the model's solved families equal the printed ones exactly (`critical_sets_outcome`: equations by
+    exact identity on the sign branches of w (|w(1+ae^2)| = |w||1+ae^2| there), conditions by exact comparison of the relations),
+    the printed families on e = 0 cover that line, the completeness argument (`_completeness`) holds step by
+    step, and the classes the names assert are the derived ones with exact premises (`_classes_check`).
+    Corroboration (sampled): conditions at 300 random rational points; printed station equations and
+    |grad L| at points of Theta_station, high precision."""
+    space = "R4" if isinstance(form, dict) and "Gamma_star" in form else "R3"
+    if not isinstance(form, dict):
+        return Outcome(False, "validation", f"not a dict of families: {form!r}", strength="proved")
+    derived_sets = _MA.critical_sets(space == "R4")
+    derived = {cs.name: cs for cs in derived_sets}
+    same = critical_sets_outcome(derived, form, ctx, branches=_MA.branches)
+    cover_ok, cover = e_axis_cover(form, bias=space == "R4")
+    proof = _completeness(space, ctx)
+    classes = _classes_check(form, derived_sets, space, ctx)
+    st_ok, st_ev = _station_corroboration(form, space, ctx)
+    ok = same.ok and cover_ok and proof.ok and classes.ok and st_ok
+    level = combine(same, proof, classes).level
+    stated = "(p, q) in (0,1)^2, p+q != 1; " + ("(e, w, a, b) in R^4" if space == "R4" else "(e, w, a) in R^3")
+    return Outcome(ok, "symbolic (solve, exact comparison, completeness argument, derived classes)",
+                   f"derived vs printed families: {same.evidence}; cover of e = 0: {cover}; completeness: "
+                   f"{proof.evidence}; classes: {classes.evidence}",
+                   strength=level, checked_domain=stated if level == "proved" else proof.checked_domain,
+                   corroboration=f"{same.corroboration}; {st_ev}")
 
 
 @claim("thm9.critical_points", ref="Thm 9", title="All critical points with attention and bias (R^4)",
        statement=r"$\nabla L(e,w,b,a) = 0 \iff \Gamma^\star\cup\Gamma_{\min}\cup\Gamma_{\mathrm{sad}}\cup\Gamma_{\mathrm{station}}$: "
-                 r"$\Gamma^\star = \{A = \log\frac{(1-p)(1-q)}{pq},\ z_0 = \log\frac{p}{1-p}\}$, $\Gamma_{\min/\mathrm{sad}} = "
-                 r"\{e = 0,\ b = \log\frac pq,\ (p+q-1)(1+2w|w|) \gtrless 0\}$, $\Gamma_{\mathrm{station}} = \{e\ne0,\ "
-                 r"1+ae^2 = 0,\ 1+2w|w| = 0,\ b = \log\frac pq\}$.",
+                 r"$\Gamma^\star = \{A = \log\frac{(1-p)(1-q)}{pq},\ z_0 = \log\frac{p}{1-p}\}$ (global minima), "
+                 r"$\Gamma_{\min/\mathrm{sad}} = \{e = 0,\ b = \log\frac pq,\ (p+q-1)(1+2w|w|) \gtrless 0\}$ (local minima / "
+                 r"saddles), $\Gamma_{\mathrm{station}} = \{e\ne0,\ 1+ae^2 = 0,\ 1+2w|w| = 0,\ b = \log\frac pq\}$.",
        printed=lambda: _printed_sets("R4"), mutant=lambda: _mutate_sets(_printed_sets("R4")),
-       uses=("lemma13.gradient", "structure.G_convex"), section=SECTION,
+       uses=("lemma13.gradient", "eq41.logit", "structure.G_convex", "structure.G_prime", "lemma5.root_choice",
+             "lemma5.special_cases"), section=SECTION,
        domain="(e, w, a, b) in R^4; (p, q) in (0,1)^2, p+q != 1")
 def _thm9(form, ctx):
     return _sets_check(form, ctx)
@@ -312,11 +523,12 @@ def _thm9(form, ctx):
 
 @claim("thm10.critical_points", ref="Thm 10", title="All critical points with attention (R^3)",
        statement=r"$\nabla L(e,w,a) = 0 \iff \Theta^\star\cup\Theta_{\min}\cup\Theta_{\max}\cup\Theta_{\mathrm{sad}}\cup"
-                 r"\Theta_{\mathrm{station}}$, $\Theta^\star = \{e^2(1+ae^2)(1+2w|w|) = \log\frac{(1-p)(1-q)}{pq}\}$, "
-                 r"$\Theta_{\min/\max} = \{e = 0, (p+q-1)(1+2w|w|) \gtrless 0\}$, $\Theta_{\mathrm{sad}} = \{e = 0, w = -1/\sqrt2\}$, "
+                 r"\Theta_{\mathrm{station}}$, $\Theta^\star = \{e^2(1+ae^2)(1+2w|w|) = \log\frac{(1-p)(1-q)}{pq}\}$ (global "
+                 r"minima), $\Theta_{\min/\max} = \{e = 0, (p+q-1)(1+2w|w|) \gtrless 0\}$ (local minima / maxima), "
+                 r"$\Theta_{\mathrm{sad}} = \{e = 0, w = -1/\sqrt2\}$ (saddles), "
                  r"$\Theta_{\mathrm{station}} = \{e \ne 0, 1 + ae^2 = 0, 1 + 2w|w| = 0\}$.",
        printed=lambda: _printed_sets("R3"), mutant=lambda: _mutate_sets(_printed_sets("R3")),
-       uses=("lemma13.reduced_gradient", "structure.G_convex"), section=SECTION,
+       uses=("lemma13.reduced_gradient", "structure.G_convex", "structure.G_prime"), section=SECTION,
        domain="(e, w, a) in R^3; (p, q) in (0,1)^2, p+q != 1")
 def _thm10(form, ctx):
     return _sets_check(form, ctx)
@@ -478,23 +690,21 @@ _STARTS = {
     (Fraction(1, 10), Fraction(1, 10)): [(Fraction(1, 10), Fraction(1, 20), Fraction(1, 10)),
                                          (Fraction(1, 2), Fraction(-3, 2), Fraction(-1, 2))],
 }
-FLOW_DPS = 15
-
-
-def _limit_class(pp, qq, theta):
-    """The class of a flow's end point (integrated at FLOW_DPS digits) by the derived critical sets."""
-    with mp.workdps(FLOW_DPS + 10):
-        return nbasins.critical_class(ReducedFlow(pp, qq, attention=True), theta, **limit_tolerances(FLOW_DPS))
+def _limit_class(pp, qq, theta, dps):
+    """The class of a flow's end point (integrated at `dps` digits) by the derived critical sets."""
+    with mp.workdps(dps + 10):
+        return nbasins.critical_class(ReducedFlow(pp, qq, attention=True), theta, **limit_tolerances(dps))
 
 
 @lru_cache(maxsize=None)
-def _flows():
-    """A few GF-Attention flows (both regimes, one from the ea-plane) at 15 digits, shared by the checks."""
+def _flows(dps):
+    """A few GF-Attention flows (both regimes, one from the ea-plane) at `dps` digits (the context's flow
+    precision), shared by the checks."""
     out = []
     for (pp, qq), starts in _STARTS.items():
         fl = ReducedFlow(pp, qq, attention=True)
         for th0 in starts:
-            res = fl.run(th0, dps=FLOW_DPS)
+            res = fl.run(th0, dps=dps)
             out.append((pp, qq, th0, res))
     return out
 
@@ -503,41 +713,70 @@ def _flows():
        statement=r"$\lim_t \theta_t = \theta_{\lim}$ exists and $\nabla L(\theta_{\lim}) = 0$ (the attention loss).",
        printed=lambda: "attention", mutant=lambda: "no_attention", uses=("lemma13.reduced_gradient",), section=SECTION)
 def _lemma15(form, ctx):
-    worst, conv = mp.mpf(0), 0
-    for pp, qq, th0, res in _flows():
+    worst, conv, dps = mp.mpf(0), 0, ctx.flows
+    for pp, qq, th0, res in _flows(dps):
         conv += res.converged
-        with mp.workdps(FLOW_DPS + 10):
+        with mp.workdps(dps + 10):
             if form == "attention":
                 g = Landscape(pp, qq, attention=True).grad(res.theta)
             else:       # the mutant: the limit is a critical point of the loss without attention, L(e, w)
-                g = Landscape(pp, qq).at(res.theta[:2], dps=FLOW_DPS).grad
+                g = Landscape(pp, qq).at(res.theta[:2], dps=dps).grad
             worst = max([worst] + [abs(x) for x in g])
-    n = len(_flows())
-    # the flows stop at distance ~10^-(dps/2 - 2) from the critical set, so |grad L| there is ~1e-5
-    ok = conv == n and worst < mp.mpf(10) ** -3
-    return Outcome(ok, f"numeric: {n} flows at {FLOW_DPS} digits (both regimes, one start on the ea-plane)",
-                   f"{conv}/{n} converged; max |grad L({form})| at the limits = {mp.nstr(worst, 3)}")
+    n = len(_flows(dps))
+    # the flows stop at distance ~10^-(dps/2 - 2) from the critical set, so |grad L| there is ~10^-(dps/2 - 2)
+    tol = mp.mpf(10) ** -(dps // 2 - 4)
+    ok = conv == n and worst < tol
+    return Outcome(ok, f"numeric: {n} flows at {dps} digits (both regimes, one start on the ea-plane)",
+                   f"{conv}/{n} converged; max |grad L({form})| at the limits = {mp.nstr(worst, 3)} "
+                   f"(tolerance {mp.nstr(tol, 2)})",
+                   checked_domain=f"{n} starts of two chains (p = q = 9/10, p = q = 1/10)")
 
 
 @claim("lemma16.energy_limit", ref="Lemma 16", title="Energy at the limit point",
-       statement=r"$\theta_0 \notin$ ea-plane $\Rightarrow E(\theta_{\lim}) = E(\theta_0)$; $\theta_0 \in$ ea-plane "
+       statement=r"For a GF-Attention trajectory that converges (the setting of Lemma 15): "
+                 r"$\theta_0 \notin$ ea-plane $\Rightarrow E(\theta_{\lim}) = E(\theta_0)$; $\theta_0 \in$ ea-plane "
                  r"$\Rightarrow \theta_{\lim} \in$ ea-plane.",
        printed=lambda: E_RECON, mutant=lambda: e**2 - (w**2 + sp.sign(w) * sp.log(absw)),
-       uses=("lemma14.energy", "lemma14.ea_plane", "lemma15.convergence"), section=SECTION)
+       uses=("lemma14.energy", "lemma14.ea_plane"), section=SECTION,
+       domain="every theta_0 in R^3 whose trajectory converges; (p, q) in (0,1)^2 (for p+q > 1 not every "
+              "trajectory converges: see Lemma 15)")
 def _lemma16(form, ctx):
+    """form = the energy whose value at the limit is claimed. Proof, for a convergent trajectory: the form
+    is Lemma 14's conserved E (exact identity); it tends to -oo as w -> 0^- and to +oo as w -> 0^+ for
+    every (e, a) (exact limits), while E(theta_t) = E(theta_0) is finite and (e_t, a_t) stays bounded, so
+    w_t stays away from 0 and w_lim != 0; the form is continuous on w > 0 and on w < 0 (exact continuity
+    domain), hence E(theta_lim) = lim E(theta_t) = E(theta_0). On the ea-plane dw/dt = 0 (lemma14.ea_plane),
+    so the plane is invariant and so is its closure. Corroboration: flows at the context's flow precision,
+    |E(theta_lim) - E(theta_0)| and the ea-plane start."""
+    same = identity(_MA.energy, form, ctx, "lemma16.derived", branches=_MA.branches)
+    sv = sp.Symbol("s", positive=True)
+    lim_neg = sp.limit(form.subs(absw, sv).subs(w, -sv), sv, 0, "+")
+    lim_pos = sp.limit(form.subs(absw, sv).subs(w, sv), sv, 0, "+")
+    barrier = lim_neg == -sp.oo and lim_pos == sp.oo
+    from sympy.calculus.util import continuous_domain
+    pos = sp.Interval.open(0, sp.oo)
+    # form = P(e, a) + f(w) with P a polynomial: continuity off w = 0 is that of the w-part
+    rest = sp.expand(form - form.subs({e: 0, a: 0}))
+    split = not (rest.free_symbols & {w, absw}) and rest.is_polynomial(e, a)
+    cont = split and all(continuous_domain(form.subs({e: 0, a: 0}).subs(absw, sv).subs(w, sign * sv), sv, pos) == pos
+                         for sign in (1, -1))
+    dps = ctx.flows
     fE = compile_mp(form, _MA.params)
     worst, plane_ok = mp.mpf(0), True
-    for pp, qq, th0, res in _flows():
-        with mp.workdps(FLOW_DPS + 10):
+    for pp, qq, th0, res in _flows(dps):
+        with mp.workdps(dps + 10):
             if th0[1] == 0:
                 plane_ok &= res.theta[1] == 0
                 continue
             worst = max(worst, abs(fE(*res.theta) - fE(*[mp.mpf(x.numerator) / x.denominator for x in th0])))
-    # the lemma is about Lemma 14's E: another conserved quantity (E + 1, 2E) is not its statement
-    same = identity(_MA.energy, form, ctx, "lemma16.derived", branches=_MA.branches)
-    ok = plane_ok and worst < mp.mpf(10) ** -5 and same.ok     # integration tolerance 10^-(dps/2) at 15 digits
-    return Outcome(ok, f"numeric: flows at {FLOW_DPS} digits + symbolic", f"max |E(theta_lim) - E(theta_0)| = "
-                   f"{mp.nstr(worst, 3)}; ea-plane start stays on it: {plane_ok}; form vs Lemma 14's E: {same.evidence}")
+    tol = mp.mpf(10) ** -(dps // 2)
+    ok = same.ok and barrier and cont
+    return Outcome(ok and plane_ok and worst < tol, "symbolic (Lemma 14's E, its barrier at w = 0, continuity off it)",
+                   f"form vs Lemma 14's E: {same.evidence}; limits at w -> 0-, 0+: {lim_neg}, {lim_pos}; continuous "
+                   f"on w > 0 and w < 0: {cont}",
+                   strength="proved", checked_domain="every convergent trajectory (exact argument)",
+                   corroboration=f"max |E(theta_lim) - E(theta_0)| = {mp.nstr(worst, 3)} over the flows at {dps} digits "
+                                 f"(tolerance {mp.nstr(tol, 2)}); the ea-plane start stays on it: {plane_ok}")
 
 
 @claim("thm3.limits", ref="Thm 3", title="GF-Attention ends on the critical sets of Thm 10",
@@ -547,19 +786,21 @@ def _lemma16(form, ctx):
        mutant=lambda: {"global_min": "marginal_entropy", "other": "entropy_rate"},
        uses=("lemma15.convergence", "thm10.critical_points"), section=SECTION)
 def _thm3(form, ctx):
-    worst, classes = mp.mpf(0), []
-    for pp, qq, th0, res in _flows():
+    worst, classes, dps = mp.mpf(0), [], ctx.flows
+    for pp, qq, th0, res in _flows(dps):
         ch = MarkovChain(sp.Rational(pp), sp.Rational(qq))
-        with mp.workdps(FLOW_DPS + 10):
-            cls = _limit_class(pp, qq, res.theta)
+        with mp.workdps(dps + 10):
+            cls = _limit_class(pp, qq, res.theta, dps)
             classes.append(cls)
             target = form["global_min" if cls == "global_min" else "other"]
             val = ch.entropy_rate if target == "entropy_rate" else ch.marginal_entropy
             L = Landscape(pp, qq, attention=True).loss(res.theta)
-            worst = max(worst, abs(L - mp.mpf(sp.N(val, FLOW_DPS + 10))) if cls is not None else mp.inf)
-    ok = None not in classes and worst < mp.mpf(10) ** -6
-    return Outcome(ok, f"numeric: {len(classes)} flows at {FLOW_DPS} digits", f"limit classes {classes}; max |L(theta_lim) - "
-                   f"predicted loss| = {mp.nstr(worst, 3)}")
+            worst = max(worst, abs(L - mp.mpf(sp.N(val, dps + 10))) if cls is not None else mp.inf)
+    tol = mp.mpf(10) ** -(dps // 2 - 4)
+    ok = None not in classes and worst < tol
+    return Outcome(ok, f"numeric: {len(classes)} flows at {dps} digits", f"limit classes {classes}; max |L(theta_lim) - "
+                   f"predicted loss| = {mp.nstr(worst, 3)} (tolerance {mp.nstr(tol, 2)})",
+                   checked_domain=f"{len(classes)} starts of two chains (p = q = 9/10, p = q = 1/10)")
 
 
 @claim("thm11.small_init", ref="Thm 11 (informal)", title="Small Gaussian init ends in a local minimum for p+q > 1",
@@ -578,12 +819,12 @@ def _thm11(form, ctx):
     contracting = bool(((Gp0 * rate).subs({p: sp.Rational(pp), q: sp.Rational(qq), w: 0})) > 0)
     # flows from the small starts of that chain (the ones of `_flows` with |theta_0| <= 0.2)
     cls = []
-    for p2, q2, th0, res in _flows():
+    for p2, q2, th0, res in _flows(ctx.flows):
         if (p2, q2) == (pp, qq) and max(abs(x) for x in th0) <= Fraction(1, 5):
-            with mp.workdps(FLOW_DPS + 10):
-                cls.append(_limit_class(p2, q2, res.theta))
+            with mp.workdps(ctx.flows + 10):
+                cls.append(_limit_class(p2, q2, res.theta, ctx.flows))
     ok = contracting and cls and all(c == "local_min" for c in cls)
-    return Outcome(bool(ok), "symbolic (linearisation) + numeric flows (15 digits)",
+    return Outcome(bool(ok), f"symbolic (linearisation) + numeric flows ({ctx.flows} digits)",
                    f"rate of e at the origin 2 G'(0) t = {sp.factor(Gp0 * rate)} > 0: {contracting}; small starts end in "
                    f"{cls} (Monte Carlo fractions: `numeric.attention.gaussian_fractions`)")
 
@@ -592,9 +833,9 @@ _FIG5_CHAINS = {"p+q>1": (Fraction(9, 10), Fraction(9, 10)), "p+q<1": (Fraction(
 
 
 @lru_cache(maxsize=None)
-def _fig5_counts(regime: str) -> dict:
+def _fig5_counts(regime: str, dps: int) -> dict:
     pp, qq = _FIG5_CHAINS[regime]
-    return nbasins.gaussian_fractions(pp, qq, Fraction(1, 10), n=8, seed=5, dps=FLOW_DPS)["counts"]
+    return nbasins.gaussian_fractions(pp, qq, Fraction(1, 10), n=8, seed=5, dps=dps)["counts"]
 
 
 @claim("fig5.origin", ref="Fig. 2 / Fig. 5", title="Near the origin the local minima attract for p+q > 1, repel for p+q < 1",
@@ -606,12 +847,13 @@ def _fig5_counts(regime: str) -> dict:
        uses=("thm3.limits", "thm11.small_init"), section=SECTION)
 def _fig5(form, ctx):
     """form: regime -> behaviour of the local minima near the origin. 8 starts theta_0 ~ N(0, 0.1^2 I_3)
-    (seeded) per regime (p = q = 0.9 and p = q = 0.1), flows at FLOW_DPS digits: 'attracting' means every
+    (seeded) per regime (p = q = 0.9 and p = q = 0.1), flows at ctx.flows digits: 'attracting' means every
     flow ends at a local minimum, 'repelling' that none does."""
     rows, ok = [], True
     for regime in ("p+q>1", "p+q<1"):
-        counts = _fig5_counts(regime)
+        counts = _fig5_counts(regime, ctx.flows)
         k, n = counts.get("local_min", 0), sum(counts.values())
         ok = ok and (k == n if form[regime] == "attracting" else k == 0)
         rows.append(f"{regime}: {k}/{n} end at a local minimum (claimed {form[regime]}; classes {counts})")
-    return Outcome(ok, f"numeric: 2 x 8 Gaussian starts, sigma = 0.1, flows at {FLOW_DPS} digits", "; ".join(rows))
+    return Outcome(ok, f"numeric: 2 x 8 Gaussian starts, sigma = 0.1, flows at {ctx.flows} digits", "; ".join(rows),
+                   checked_domain="8 seeded Gaussian starts (sigma = 1/10) per regime, p = q = 9/10 and p = q = 1/10")

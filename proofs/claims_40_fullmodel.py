@@ -86,7 +86,7 @@ def _rel(full, ref) -> float:
                  r"single-layer transformer (softmax attention, ReLU, tied head) outputs "
                  r"$e^2(1+2w|w|)x_n + b - e^2/2$ at every position of every sequence.",
        printed=lambda: (EQ3_PRINTED, True), mutant=lambda: (EQ3_PRINTED, False),
-       uses=("eq3.logit", "eq3.sign_of_e"), section="full model")
+       uses=("eq3.logit", "eq3.sign_of_e"), section="full model", role="confrontation")
 def _full_eq3(form, ctx):
     expr, flip = form
     z = sp.lambdify((X, e, w, b), expr, modules="math")
@@ -112,7 +112,7 @@ def _full_eq3(form, ctx):
                  r"$\mathrm{logit}_X = e^2[(X-\frac12)(1+ae^2)(1+2w|w|) + w|w|\,|1+ae^2|] + b$.",
        printed=lambda: EQ41_PRINTED,
        mutant=lambda: EQ41_PRINTED.subs(sp.Abs(1 + a * e**2), 1 + a * e**2),
-       uses=("full.eq3",), section="full model")
+       uses=("full.eq3",), section="full model", role="confrontation")
 def _full_eq41(form, ctx):
     z = sp.lambdify((X, e, w, a, b), form, modules="math")
     rng, worst, cases, N = _rng("full.eq41"), 0.0, 0, 6
@@ -156,7 +156,7 @@ def _full_loss_and_grad(pv, qv, ev, wv, bv, d, N, signs):
                  r"$L(e,w,b) = \mathbb{E}[\ell_{\log}((2Y-1)\,\mathrm{logit}_X)]$ for every N.",
        printed=lambda: bias.logistic_loss(CH, lambda x: EQ3_PRINTED.subs(X, x)),
        mutant=lambda: bias.logistic_loss(CH, lambda x: EQ3_PRINTED.subs(X, x)).subs({p: q, q: p}, simultaneous=True),
-       uses=("lemma2.logistic", "full.eq3"), section="full model")
+       uses=("lemma2.logistic", "full.eq3"), section="full model", role="confrontation")
 def _full_loss(form, ctx):
     f = sp.lambdify((p, q, e, w, b), form, modules="math")
     worst, pts = 0.0, _points("full.loss", 8)
@@ -181,7 +181,7 @@ def _lemma3_printed(scale_w=1):
                  r"$\partial_e L = 2e(1+2w|w|)E[(f_1X+f_2)X] - e\,E[f_1X+f_2]$ equal the gradients of the full "
                  r"model's population loss along the canonical map.",
        printed=_lemma3_printed, mutant=lambda: _lemma3_printed(scale_w=sp.Rational(1, 2)),
-       uses=("lemma3.gradient", "full.loss"), section="full model")
+       uses=("lemma3.gradient", "full.loss"), section="full model", role="confrontation")
 def _full_gradient(form, ctx):
     f = sp.lambdify((p, q, e, w, b), list(form), modules="math")
     worst, pts = 0.0, _points("full.gradient", 8)

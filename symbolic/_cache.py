@@ -5,8 +5,10 @@ a key made of the function's name, the repr of its arguments, the SHA-256 of eve
 and the SymPy version. Each file holds its own digest: a truncated, edited or foreign file is recomputed, never
 used; a stale one (other code, other SymPy) has another key and is simply not found. Results are identical with
 and without the cache (a pickled SymPy expression unpickles to an equal, identically printed expression), which
-a test holds to. Set L2G_NO_DERIVATION_CACHE=1 to bypass it; the folder is $L2G_CACHE/derivations (default
-build/cache/derivations). Only the standard library is used (symbolic/ imports SymPy only).
+a test holds to. Set L2G_NO_DERIVATION_CACHE=1 to bypass it; the folder is $L2G_CACHE/derivations, by default
+the user's cache folder ($XDG_CACHE_HOME or ~/.cache, then local2global/derivations), never the working
+directory: a command that writes nothing (`l2g check --only ...`, `l2g eval`) leaves no folder behind.
+Only the standard library is used (symbolic/ imports SymPy only).
 """
 from __future__ import annotations
 
@@ -35,7 +37,10 @@ def code_hash() -> str:
 def _folder() -> Path | None:
     if os.environ.get("L2G_NO_DERIVATION_CACHE"):
         return None
-    return Path(os.environ.get("L2G_CACHE", os.path.join("build", "cache"))) / "derivations"
+    if os.environ.get("L2G_CACHE"):
+        return Path(os.environ["L2G_CACHE"]) / "derivations"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "local2global" / "derivations"
 
 
 def _load(path: Path):

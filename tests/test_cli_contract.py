@@ -150,7 +150,7 @@ def no_work(monkeypatch):
 
     import local2global.numeric.dynamics.basins as basins
     import local2global.proofs as proofs
-    from local2global.proofs.outputs import derivations, pipeline
+    from local2global.proofs.outputs import document as derivations, pipeline
     from local2global.proofs.outputs.figures import plotting
     for obj, name in ((proofs, "run_claims"), (pipeline, "run_all"), (derivations, "build_document"),
                       (plotting, "render"), (basins, "boundary_suite")):

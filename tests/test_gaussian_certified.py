@@ -420,8 +420,18 @@ def test_monte_carlo_progress_bar_stays_off_when_stderr_is_not_a_terminal(capsys
 # the claim
 # ---------------------------------------------------------------------------------------------
 
-def test_gaussian_claim_is_certified_by_the_enclosures_and_its_control_rejected():
+def test_gaussian_claim_is_proved_by_a_disc_in_the_basin_and_the_enclosures_lie_above_its_bound():
     load_all()
     rec = run_claim(REGISTRY["gaussian.whp"], Context())
-    assert rec.status == "certified", rec.evidence
-    assert rec.control.startswith("rejected") and "NOT proven > 0.999" in rec.control
+    assert rec.own_status == "proved", rec.evidence
+    assert "1 - exp(-exp(-1)/(4*sigma**2))" in rec.evidence and "1 - exp(-1/(4*sigma**2))" in rec.evidence
+    assert rec.corroboration.count(": True") == 4                # every certified enclosure above the bound
+    # the swapped classes are rejected by the same sign data of the disc
+    assert rec.control.startswith("rejected") and "(claimed global_min)" in rec.control
+
+
+def test_gaussian_claim_rejects_a_class_the_disc_does_not_carry():
+    load_all()
+    cl = REGISTRY["gaussian.whp"]
+    out = cl.check({"p+q>1": "local_min", "p+q<1": "local_min"}, Context())
+    assert not out.ok and "(claimed local_min); P(disc)" in out.evidence

@@ -74,6 +74,13 @@ def test_an_exact_identity_is_proved_on_the_whole_domain_and_a_false_one_falls_b
     assert not bad.ok and bad.level == "sampled" and "random rational points" in bad.checked_domain
 
 
+@pytest.fixture(autouse=True)
+def _no_disk_cache_of_derivations(monkeypatch):
+    """The mutations below change a derived ingredient in memory; the on-disk cache of derivations (keyed by
+    the code of symbolic/, which the mutation leaves unchanged) would hand back the unmutated result."""
+    monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
+
+
 def _classification_check(monkeypatch, model, cid):
     import local2global.proofs.claims_10_landscape as C10
     monkeypatch.setattr(C10, "_M", model)
@@ -94,6 +101,8 @@ def test_the_printed_classes_pass_with_the_derived_ingredients():
 
 
 def test_flipping_the_sign_of_G_prime_at_0_changes_the_derived_classes_and_fails_thm1_and_thm7(monkeypatch):
+    # derivations are cached on disk by the model's repr: a mutated ingredient must be re-derived
+    monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
     true_st = sland.structure()
     flipped = Result(true_st.ref, true_st.title, true_st.assumptions,
                      {**true_st.expressions, "G_prime_at_0": -true_st["G_prime_at_0"]}, true_st.derivation)
@@ -109,6 +118,8 @@ def test_flipping_the_sign_of_G_prime_at_0_changes_the_derived_classes_and_fails
 
 
 def test_flipping_the_sign_of_Q_changes_the_derived_classes_and_fails_thm1_and_thm7(monkeypatch):
+    # derivations are cached on disk by the model's repr: a mutated ingredient must be re-derived
+    monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
     model = CanonicalModel()
     Q = model._e_axis_factor()
     monkeypatch.setattr(model, "_e_axis_factor", lambda: -Q)

@@ -89,6 +89,8 @@ def test_selection_is_deterministic_spread_over_files_and_seeded(candidates):
     assert {m.file for m in M.select(ms, 80, 0)} == files_with_candidates
     assert {m.file.split("/")[0] for m in M.select(ms, 80, 0)} == {"symbolic", "numeric", "proofs"}
     assert files_with_candidates <= set(M.TEST_MAP)        # every mutated module names its tests
+    assert [f for f in M.TEST_MAP if not (ROOT / f).is_file()] == []          # and names only files that exist
+    assert [t for ts in M.TEST_MAP.values() for t in ts if not (ROOT / t).is_file()] == []
 
 
 def test_isolated_tree_imports_its_own_copy_not_the_editable_install():

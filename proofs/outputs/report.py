@@ -152,7 +152,12 @@ def coverage(records) -> list[dict]:
         statuses = Counter(r["status"] for r in covering)
         step = ""
         if covering:
-            weakest_claim = min(covering, key=lambda r: _STATUS_RANK.get(r["status"], -1))
+            # confrontations (the torch model against the derivation) must pass but do not weaken the result
+            proof = [r for r in covering if r.get("role", "proof") != "confrontation"] or covering
+            weakest_claim = min(proof, key=lambda r: _STATUS_RANK.get(r["status"], -1))
+            failed = [r for r in covering if r["status"] == "failed"]
+            if failed:
+                weakest_claim = failed[0]
             worst = weakest_claim["status"]
             step = weakest_claim.get("weakest") or weakest_claim["id"]
             # an `open` claim says why it has no machine check: show that reason here too
@@ -165,6 +170,7 @@ def coverage(records) -> list[dict]:
         else:
             worst, note = "uncovered", "not covered yet: no registered claim refers to it"
         rows.append({"result": name, "title": title, "where": where, "claims": [r["id"] for r in covering],
+                     "confrontations": [r["id"] for r in covering if r.get("role", "proof") == "confrontation"],
                      "statuses": dict(sorted(statuses.items())), "status": worst, "weakest_step": step,
                      "note": note})
     return rows
@@ -342,7 +348,9 @@ def render_markdown(records) -> str:
            "region in the evidence), **experiment** (a training run), **erratum** (the printed form fails, our "
            "corrected form passes), **open** (no machine check; reason given), **failed** (our check broke). "
            "Every status is that of the claim's weakest step (its own check or any claim it uses), named in the "
-           "column *weakest step*; every check also rejected its negative control.", "",
+           "column *weakest step*; every check also rejected its negative control. A numbered result is as strong "
+           "as its weakest claim, except that a *confrontation* (the same statement checked again on the torch "
+           "transformer) must pass but does not weaken it.", "",
            "**" + summary_line(records) + "**", ""]
     cov_counts = Counter(row["status"] if row["status"] in COVERED else
                          ("open (not covered)" if row["status"] == "open" else
@@ -352,8 +360,9 @@ def render_markdown(records) -> str:
             f"{len(cov)} numbered results: " + ", ".join(f"{n} {k}" for k, n in sorted(cov_counts.items())) + ".",
             "", "| Result | Title | Where | Status | Weakest step | Claims | Note |", "|---|---|---|---|---|---|---|"]
     for row in cov:
+        named = [c + (" (confrontation)" if c in row.get("confrontations", ()) else "") for c in row["claims"]]
         out.append(f"| {row['result']} | {_cell(row['title'])} | {row['where']} | {row['status']} | "
-                   f"{row['weakest_step'] or '-'} | {_cell(', '.join(row['claims'])) or '-'} | {_cell(row['note'])} |")
+                   f"{row['weakest_step'] or '-'} | {_cell(', '.join(named)) or '-'} | {_cell(row['note'])} |")
     others = [r for r in recs if not numbered_results(r["ref"])]
     if others:
         out += ["", "Claims about unnumbered statements (equations, sets, our own results): "

@@ -149,8 +149,18 @@ def _title(c) -> str:
 
 
 def _statement(s: str) -> str:
-    """A claim's statement (LaTeX text from the registry) without pointers to documents the reader lacks."""
-    return reader.formula_sheet(str(s)).strip()
+    """A claim's statement (LaTeX text from the registry) without pointers to documents the reader lacks; a
+    claim id named in the text (`thm5.formula_sheet_reading`) is set as code, its underscores escaped."""
+    text = reader.formula_sheet(str(s)).strip()
+    from local2global.proofs._registry import REGISTRY
+    ids = sorted(REGISTRY, key=len, reverse=True)
+    if not ids:
+        return text
+    named = re.compile(r"(?<![\\\w.])(%s)(?![\w])" % "|".join(map(re.escape, ids)))
+    parts = re.split(r"(\$[^$]*\$)", text)
+    return "".join(part if part.startswith("$") else
+                   named.sub(lambda m: "\\texttt{%s}" % m.group(1).replace("_", "\\_"), part)
+                   for part in parts)
 
 
 def _evidence_tex(rec: dict) -> str:

@@ -102,7 +102,7 @@ def run(args) -> int:
         print("l2g: note: report not written for a partial run (--only); pass --out DIR to write one", file=sys.stderr)
     else:
         from local2global.proofs.outputs.report import write_report
-        from local2global.proofs.outputs.derivations import RECORDS_NAME
+        from local2global.proofs.outputs.document import RECORDS_NAME
         from ._common import make_folder, write_atomic
         make_folder(out)
         write_atomic(os.path.join(out, RECORDS_NAME), json.dumps(data, indent=2, sort_keys=True) + "\n")

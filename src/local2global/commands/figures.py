@@ -17,7 +17,7 @@ EXAMPLE = 'l2g figures --only "Fig. 1"'
 #: every figure `l2g figures` draws, with what it shows (the registry is `outputs.figures.plotting`; a test
 #: keeps this list equal to it, so `figures --help` never needs the heavy imports)
 FIGURES = {
-    "fig1_legend": "Fig. 1: the legend shared by panels (a)-(d)",
+    "fig1_legend": "Fig. 1: the shared legend of panels (a)-(d) (the sets and curves drawn)",
     "fig1a": "Fig. 1 (a): energy contours and flow, p = q = 0.9",
     "fig1b": "Fig. 1 (b): basins of Thm 2, p = q = 0.9",
     "fig1c": "Fig. 1 (c): energy contours and flow, p = q = 0.1",
