@@ -473,7 +473,8 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
     with mp.workdps(dps + GUARD):
         return {
             "p": str(p), "q": str(q), "theta0": [str(x) for x in th0], "dps": dps,
-            "basin": None if pred is None else ("Thm A (p+q > 1)" if (p + q) > 1 else "Thm B (p+q < 1)"),
+            "basin": None if pred is None else ("Thm A (p+q > 1)" if Fraction(str(p)) + Fraction(str(q)) > 1
+                                                else "Thm B (p+q < 1)"),
             "theorem_class": None if pred is None else pred["class"], "predicted": pred,
             "integrated": {"class": cls, "limit": [mp.nstr(x, dps) for x in res.theta], "t": mp.nstr(res.t, 15),
                            "status": res.status, "steps": res.steps, "evaluations": res.evals, "order": res.order},
