@@ -65,6 +65,8 @@ def test_monte_carlo_through_a_dask_scheduler_is_bitwise_the_local_run(capsys):
     (["--p", "0.9", "--q", "0.9", "--sigma", "0.1", "--mc", "-3"], "--mc"),
     (["--p", "0.9", "--q", "0.9", "--sigma", "0.1", "--mc", "4", "--workers", "0"], "--workers"),
     (["--p", "0.9", "--q", "0.9", "--sigma", "0.1", "--mc", "4", "--scheduler", ""], "--scheduler"),
+    (["--p", "0.9", "--q", "0.9", "--sigma", "0.1", "--mc", "4", "--scheduler", "abc"], "--scheduler"),
+    (["--p", "0.9", "--q", "0.9", "--sigma", "0.1", "--mc", "4", "--scheduler", "tcp://host"], "--scheduler"),
     (["--p", "0.9", "--q", "0.9", "--sigma", "0.1", "--dps", "5"], "--dps"),
 ])
 def test_bad_input_is_one_line_on_stderr_exit_2_before_any_work(extra, word, capsys, monkeypatch):
@@ -75,3 +77,31 @@ def test_bad_input_is_one_line_on_stderr_exit_2_before_any_work(extra, word, cap
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("l2g: error:") and word in lines[0]
     assert "local2global.numeric.dynamics.prob_r3" not in sys.modules        # refused before the heavy import
+
+
+_EDGE = ["", " ", "nan", "inf", "-inf", "0", "1", "-1", "1e-400", "1e400", "0x10", "1/0", "--", "0.5\n", "\x00",
+         "1 2", "1e", "-1/-2", "10", "-10", "2/3", "0.9", "1/1000", "100000", "100001", "-0", "abc"]
+
+
+def test_basins_never_shows_a_traceback_for_any_value(capsys, monkeypatch):
+    """Every value of every option: exit 0 (computed; the work is stubbed here), or 2 with one line on stderr."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    from local2global.numeric.dynamics import prob_r3
+    monkeypatch.setattr(prob_r3, "report", lambda *a, **k: {"stub": True})
+    monkeypatch.setattr(prob_r3, "report_text", lambda rep: "stub")
+
+    @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(field=st.sampled_from(["--p", "--q", "--sigma", "--dps", "--mc", "--seed", "--workers", "--scheduler"]),
+           value=st.one_of(st.sampled_from(_EDGE), st.text(max_size=8)))
+    def fuzz(field, value):
+        args = {"--p": "0.9", "--q": "0.9", "--sigma": "1/10", "--mc": "4"}
+        args[field] = value
+        code = main(["basins", *sum(([k, v] for k, v in args.items()), [])])
+        cap = capsys.readouterr()
+        assert "Traceback" not in cap.err and code in (0, 2), (field, value, code, cap.err)
+        if code == 2:
+            lines = cap.err.strip().splitlines()
+            assert cap.out == "" and len(lines) == 1 and lines[0].startswith("l2g: error:"), (field, value, cap.err)
+
+    fuzz()

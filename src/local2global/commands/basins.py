@@ -4,6 +4,7 @@ optional seeded Monte Carlo of the classification."""
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 from ._common import ComputationError, UsageError, add_json_flag, exact_number, integer, precision, probability, shown
@@ -15,6 +16,8 @@ HELP = ("P(theta_lim is a local minimum) for the flow with attention in R^3, the
         "(labelled an estimate), and with --mc a seeded Monte Carlo of the classification with a z-score.")
 SUMMARY = "certified P(local minimum) in R^3 under Gaussian initialization (Thm 11 made precise)"
 EXAMPLE = "l2g basins --p 0.9 --q 0.9 --sigma 0.1"
+#: a Dask scheduler address: [scheme://]host:port (tcp, tls, ws, ...), or an in-process inproc:// address
+_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?(?:[^\s/:\[\]]+|\[[0-9a-fA-F:.]+\]):\d{1,5}|inproc://[^\s]+")
 
 
 def add_arguments(parser):
@@ -46,7 +49,7 @@ def run(args) -> int:
     seed = integer(args.seed, "--seed", 0, 2**32)
     workers = integer(args.workers, "--workers", 1, 64) if args.workers is not None else None
     scheduler = args.scheduler
-    if scheduler is not None and (not scheduler.strip() or any(ord(c) < 32 for c in scheduler)):
+    if scheduler is not None and not _ADDRESS.fullmatch(scheduler):
         raise UsageError(f"--scheduler must be a scheduler address such as tcp://127.0.0.1:8786, got {shown(scheduler)}")
     if (workers is not None or scheduler is not None) and mc == 0:
         raise UsageError("--workers and --scheduler apply only with --mc N (the bounds take a few seconds in this process)")
