@@ -28,7 +28,8 @@ def test_every_spelling_of_lemma_12_selects_what_the_report_lists_under_it(spell
     assert "cert.thm2.f2_negative" in _ids(spelling.replace("12", "2").replace("Lemma", "Thm").replace("LEMMA", "THM").replace("lemma", "thm").replace("Lem", "Thm"))   # listed under Thm 2, though its id is cert.*
 
 
-@pytest.mark.parametrize("result", ["Lemma 5", "Lemma 9", "Theorem 2", "Theorem 10", "Remark 5", "Figure 1", "Figure 5"])
+@pytest.mark.parametrize("result", ["Lemma 5", "Lemma 9", "Theorem 2", "Theorem 10", "Remark 5", "Figure 1", "Figure 5",
+                                    "Lemma 15", "Theorem 3", "Theorem 11"])
 def test_a_label_selects_exactly_the_report_s_claims_for_that_result(result):
     assert _ids(result) == _listed_by_the_report(result)
 
@@ -172,3 +173,10 @@ def test_all_only_needs_an_explicit_out_so_the_full_build_is_not_replaced(tmp_pa
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "--out" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_r3_result_is_selected_by_its_section_and_its_erratum_by_the_paper_s_labels():
+    assert _ids("Sec. 4.1") == ["r3.exact_facts", "r3.airy_facts", "r3.trichotomy", "r3.basins_A", "r3.basins_B"]
+    assert "r3.lemma15_thm3" in _ids("Lemma 15") and "r3.lemma15_thm3" in _ids("Thm 3")
+    assert "thm11.precise" in _ids("Theorem 11") and "thm11.small_init" in _ids("Thm 11")
+    assert set(_ids("r3")) == {c.id for c in select() if c.id.startswith("r3.")}

@@ -454,7 +454,18 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
     rtol = mp.mpf(10) ** (-(3 * dps // 4)) if rtol is None else rtol
     th0 = tuple(x if isinstance(x, mp.mpf) else Fraction(str(x)) for x in (e0, w0, a0))
     cls, res = integrate_class(p, q, th0, dps=dps, attention=True, rtol=rtol, **kw)
-    notes = ["R^3 basins have no closed form (Sec. 4.1): no analytic prediction"]
+    # the characterisation of the R^3 basins (Thms A, B, C; our result, `basins_r3`), for exact starts only
+    pred, why = None, "no analytic prediction for an inexact start"
+    if all(isinstance(x, Fraction) for x in th0):
+        from local2global.numeric.dynamics.basins_r3 import flow_prediction
+        try:
+            pred = flow_prediction(p, q, th0, dps=dps)
+        except (ArithmeticError, ValueError) as ex:     # the integration stands on its own; say why there is no prediction
+            why = f"no analytic prediction: {type(ex).__name__}: {str(ex)[:100]}"
+    notes = ["prediction: Thms A/B (our result, Sec. 4.1): the R^3 basins in closed form (Airy functions)"
+             if pred is not None else why]
+    if pred is not None and pred["class"] == "unbounded":
+        notes.append("the start is on S x [0, oo) (p+q > 1): the trajectory is unbounded, a -> -oo (erratum to Lemma 15 / Thm 3)")
     if th0[1] == 0:
         notes.append("start on the ea-plane (w0 = 0): E is undefined there; the plane is invariant (Lemma 14)")
     if not res.converged:
@@ -462,11 +473,13 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
     with mp.workdps(dps + GUARD):
         return {
             "p": str(p), "q": str(q), "theta0": [str(x) for x in th0], "dps": dps,
-            "basin": None, "theorem_class": None, "predicted": None,
+            "basin": None if pred is None else ("Thm A (p+q > 1)" if Fraction(str(p)) + Fraction(str(q)) > 1
+                                                else "Thm B (p+q < 1)"),
+            "theorem_class": None if pred is None else pred["class"], "predicted": pred,
             "integrated": {"class": cls, "limit": [mp.nstr(x, dps) for x in res.theta], "t": mp.nstr(res.t, 15),
                            "status": res.status, "steps": res.steps, "evaluations": res.evals, "order": res.order},
             "energy_drift": mp.nstr(res.energy_drift, 3) if res.energy_drift is not None else None,
-            "agree": None,
+            "agree": None if pred is None else (pred["class"] == cls or (pred["class"] == "unbounded" and cls is None)),
             "energy0": mp.nstr(res.energy0, dps) if res.energy0 is not None else None,
             "energy_limit": mp.nstr(res.energy_end, dps) if res.energy_end is not None else None,
             "notes": notes,

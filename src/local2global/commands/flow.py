@@ -32,7 +32,7 @@ def add_arguments(parser):
     parser.add_argument("--e0", help="initial embedding scalar e0 (|e0| <= 10)")
     parser.add_argument("--w0", help="initial feed-forward scalar w0 (|w0| <= 10)")
     parser.add_argument("--a0", default=None, help="initial attention scalar a0 (|a0| <= 10): flow in R^3 = (e, w, a) "
-                        "(Sec. 4.1; limit class may be 'station'; no closed-form basin prediction)")
+                        "(Sec. 4.1; limit class may be 'station'; the predicted class is that of Thms A/B, our result)")
     parser.add_argument("--dps", default=None,
                         help="working precision in digits (15..100, default 30; with --suite 30..100, default 50)")
     add_json_flag(parser, "the report (with --suite: the rows)")
@@ -90,10 +90,17 @@ def attention_text(rep: dict) -> str:
     """Text of `l2g flow --a0` (`attention_flow`'s report), with the same header as the flow in R^2."""
     th = rep["theta0"]
     it = rep["integrated"]
-    lines = [f"p = {rep['p']}, q = {rep['q']}, theta0 = (e, w, a) = ({th[0]}, {th[1]}, {th[2]}), dps = {rep['dps']}",
-             f"integrated limit:  {it['class']} at (e, w, a) = ({', '.join(it['limit'])}), t = {it['t']} "
-             f"({it['status']}, {it['steps']} steps)",
-             f"energy drift:      {rep['energy_drift']}"]
+    lines = [f"p = {rep['p']}, q = {rep['q']}, theta0 = (e, w, a) = ({th[0]}, {th[1]}, {th[2]}), dps = {rep['dps']}"]
+    pr = rep.get("predicted")
+    if pr is not None:
+        lines.append(f"basin ({rep['basin']}): {pr['class']} ({pr['reason']})")
+        where = "none (unbounded)" if pr["limit"] is None else f"(e, w, a) = ({', '.join(pr['limit'])})"
+        lines.append(f"predicted limit:   {pr['class']} at {where}")
+    lines += [f"integrated limit:  {it['class']} at (e, w, a) = ({', '.join(it['limit'])}), t = {it['t']} "
+              f"({it['status']}, {it['steps']} steps)",
+              f"energy drift:      {rep['energy_drift']}"]
+    if rep.get("agree") is not None:
+        lines.append(f"agree:             {rep['agree']}")
     lines += [f"note: {n}" for n in rep["notes"]]
     return "\n".join(lines)
 

@@ -185,3 +185,43 @@ def _figure5() -> Block:
     return Block(ref="Fig. 5",
                  statement=r"Figure~2 near the origin, from small Gaussian starts ($\sigma = 1/5$).",
                  derivation=r"As for Figure~2.")
+
+
+@section("r3_basins", order=468, topic="attention", title="Basins of the flow with attention in $\\mathbb{R}^3$ (our result)",
+         where="Sec. 4.1, App. G",
+         refs=("Sec. 4.1 (R^3 basins, our result)", "Sec. 4.1 (R^3 basins, our result: Thm A)",
+               "Sec. 4.1 (R^3 basins, our result: Thm B)", "Lemma 15 / Thm 3 (erratum, our result)",
+               "Thm 11 (precise; our result)"))
+def _r3_basins() -> Block:
+    from local2global.symbolic import basins_r3 as R
+    sf, ar, li, se, rc, lc = (R.slope_factors(), R.airy_reduction(), R.linearisation(), R.separatrix(), R.race(),
+                              R.lemma_c())
+    return Block(
+        ref="Sec. 4.1 (R^3 basins, our result)",
+        assumptions=(r"$(p, q) \in (0, 1)^2$, $p + q \neq 1$; $\theta_0 = (e_0, w_0, a_0) \in \mathbb{R}^3$",),
+        statement=(
+            r"The paper leaves the basins in $\mathbb{R}^3$ open. The slope factors as $A = U(e, a)\,V(w)$ with $U = %s$, "
+            r"$V = %s$, and along the flow $(e, a)$ runs on a gradient line of $U$. In $(a, y = e^2)$ these lines solve "
+            r"the Abel equation with field $(%s, %s)$; in the coordinates $\ell = %s$, $z = %s$ they are the Airy--Riccati "
+            r"curves $d\ell/dz = z - \ell^2$, $\ell = \varphi'/\varphi$, $\varphi = \alpha\,\mathrm{Ai} + \beta\,\mathrm{Bi}$, "
+            r"with first integral $I = %s$. The descending line from a point reaches the $a$-axis iff $\beta > 0$ (and "
+            r"$z_0 > a_1$), which is the region below the separatrix $S = \{\ell = %s\}$, a graph $e^2 = y_S(a)$ over all "
+            r"$a$. Theorem A ($p + q > 1$): the limit is a local minimum iff $e_0^2 < y_S(a_0)$ and $w_0 > w_c(e_0, a_0)$ "
+            r"(or $e_0 = 0$, $w_0 > -1/\sqrt2$), where $f(w_c) = E_{\mathrm{sad}} - \Delta$ with $\Delta = %s$; the ties are "
+            r"saddles and stations, and on $\mathcal{U} = S \times [0, \infty)$ the trajectory is unbounded, so Lemma~15 and "
+            r"Theorem~3 fail there (an erratum). Theorem B ($p + q < 1$) is the mirror image with $w_0 < w_c'$. "
+            r"Theorem~11 made precise: for $p + q > 1$ and every $\sigma \le 1/10$, "
+            r"$P(\theta_{\lim}\text{ is a local minimum}) \ge 1 - 2.9\cdot 10^{-8}$ (certified)."
+            % (t(sf["U"]), t(sf["V"]), t(ar["X"][0]), t(ar["X"][1]), t(ar["ell_of"]), t(ar["z_of"]), t(li["I"]),
+               t(se["ell_S"]), t(rc["Delta"]))),
+        derivation=(r"$U$ and $V$ are read off the model's $A$; the Abel field is $\nabla U$ in $(a, y)$ divided by $y$; "
+                    r"$J = y - 4a^2$ is solved as a time along it, and the scaling to the Airy Riccati equation is solved; "
+                    r"$(\alpha, \beta)$ of the line through $(z_0, \ell_0)$ are solved from $\varphi(z_0) = 1$, "
+                    r"$\varphi'(z_0) = \ell_0$, with the Wronskian $1/\pi$ proved exactly. The basins follow from a case "
+                    r"analysis of the sign data (the side of $S$, the sign of $U$, the piece of the $w$-line, the race of "
+                    r"$U \to 0$ and $V \to 0$), compared exhaustively with the stated sets. The probability bound uses the "
+                    r"comparison bounds of Lemma~C on cells of $(e, a)$:"),
+        entries=(Entry(r"\alpha", li["alpha0"]), Entry(r"\beta", li["beta0"]), Entry(r"y_S", se["y_S"]),
+                 Entry(r"w_c", rc["w_c"]), Entry(r"w_c'", rc["w_c_prime"]), Entry(r"D", lc["D"]),
+                 Entry(r"\bar D", lc["Dbar"])),
+    )

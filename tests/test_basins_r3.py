@@ -1,0 +1,107 @@
+"""Our R^3 result (issue 16): the claims of `claims_35_basins_r3` hold with the stated statuses and reject their
+negative controls; the certified probability bounds are rigorous balls on the right side; the predictor agrees
+with integrated flows; `l2g flow --a0` shows the prediction next to the integration."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from local2global.proofs import Context, REGISTRY, run_claim, select
+
+select()
+R3_CLAIMS = sorted(cid for cid, c in REGISTRY.items() if c.check.__module__.endswith("claims_35_basins_r3"))
+EXPECTED = {"r3.exact_facts": "proved", "r3.airy_facts": "certified", "r3.trichotomy": "proved",
+            "r3.lemma_c": "proved", "r3.basins_A": "proved", "r3.basins_B": "proved",
+            "r3.lemma15_thm3": "erratum", "thm11.precise": "certified"}
+
+
+@pytest.fixture(scope="module")
+def r3_records():
+    return {cid: run_claim(REGISTRY[cid], Context()) for cid in R3_CLAIMS}
+
+
+def test_the_r3_module_registers_exactly_the_expected_claims():
+    assert R3_CLAIMS == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("cid", sorted(EXPECTED))
+def test_r3_claim_has_its_own_status_and_rejects_its_negative_control(r3_records, cid):
+    r = r3_records[cid]
+    assert r.own_status == EXPECTED[cid], f"{cid}: {r.own_status}: {r.evidence}"
+    assert r.control.startswith("rejected"), f"{cid}: {r.control}"
+    assert r.stated_domain and r.checked_domain
+
+
+def test_theorems_a_and_b_are_corroborated_by_integrated_flows_on_both_sides_of_every_boundary(r3_records):
+    for cid in ("r3.basins_A", "r3.basins_B"):
+        corr = r3_records[cid].corroboration
+        assert "mismatch" not in corr and "sad" in corr and "st" in corr
+    assert " S," in r3_records["r3.basins_A"].corroboration or "S, sad" in r3_records["r3.basins_A"].corroboration
+
+
+def test_the_erratum_shows_the_printed_convergence_statement_failing_on_the_separatrix(r3_records):
+    r = r3_records["r3.lemma15_thm3"]
+    assert r.status == "erratum" and r.erratum
+    assert r.evidence.startswith("printed form fails") and "rule unbounded, statement converges" in r.evidence
+    assert "FAILED" not in r.corroboration
+
+
+def test_the_theorem_11_bound_is_certified_on_its_cells(r3_records):
+    r = r3_records["thm11.precise"]
+    assert "5714 Lemma C cells" in r.checked_domain and "certified" in r.method
+
+
+def test_the_certified_lower_bound_lies_below_the_quadrature_value_and_the_uniform_bound_above_it():
+    from local2global.numeric.dynamics import prob_r3 as P
+    lb = P.lower_bound(Fraction(1, 10))
+    # quadrature (research note, N = 20 vs 32 agree to 1e-22): 1 - P_min(1/10) = 3.7226978818946808831e-9
+    assert lb["eps"] > P._ball(Fraction(37226978818946808831, 10**28))
+    assert lb["eps"].rad() < P._ball(Fraction(1, 10**18))
+    mono = P.monotone_bound(Fraction(1, 10))
+    assert mono["eps_mono"] > lb["eps"]                   # uniform over sigma <= 1/10 is weaker than pointwise
+    lo, hi = P.ball_interval(lb["LB"], 20)
+    assert Fraction(lo) <= P.exact_point(lb["LB"].mid()) <= Fraction(hi)
+
+
+def test_decimal_rounding_is_outward():
+    from local2global.numeric.dynamics.prob_r3 import _decimal
+    assert _decimal(Fraction(1, 3), 3, up=False) == "0.333" and _decimal(Fraction(1, 3), 3, up=True) == "0.334"
+    assert _decimal(Fraction(-1, 3), 3, up=False) == "-0.334"
+    assert _decimal(Fraction(2835, 10**11), 4, up=True) == "2.835e-8"
+    assert _decimal(Fraction(999999, 10**6), 3, up=True) == "1.00"
+
+
+@pytest.mark.parametrize("pq", [("9/10", "9/10"), ("1/10", "1/10")])
+def test_flow_a0_reports_the_predicted_class_and_it_agrees_with_the_integrated_one_on_random_starts(pq, capsys):
+    import json
+
+    from local2global.cli import main
+    from local2global.numeric.dynamics.basins_r3 import random_starts
+    seen = set()
+    for th in random_starts(6, seed=16 if pq[0] == "9/10" else 17):
+        assert main(["flow", "--p", pq[0], "--q", pq[1], "--e0", str(th[0]), "--w0", str(th[1]), "--a0", str(th[2]),
+                     "--dps", "30", "--json"]) == 0
+        rep = json.loads(capsys.readouterr().out)
+        assert rep["predicted"]["class"] == rep["integrated"]["class"] and rep["agree"] is True, (th, rep)
+        seen.add(rep["predicted"]["class"])
+    assert seen == {"global_min", "local_min"}
+
+
+def test_flow_a0_text_shows_the_prediction_next_to_the_integration(capsys):
+    from local2global.cli import main
+    assert main(["flow", "--p", "0.9", "--q", "0.9", "--e0", "1/2", "--w0", "1/2", "--a0", "0", "--dps", "15"]) == 0
+    out = capsys.readouterr().out
+    assert "predicted limit:   local_min" in out and "integrated limit:  local_min" in out and "agree:             True" in out
+    assert "no analytic prediction" not in out
+
+
+def test_the_r3_basins_figure_is_registered_and_its_bytes_are_deterministic(tmp_path, monkeypatch):
+    from local2global.commands.figures import FIGURES
+    from local2global.proofs.outputs.figures import fig_r3_basins as FR, plotting
+    assert "fig_r3_basins" in plotting.discover() and list(FIGURES) == list(plotting.discover())
+    monkeypatch.setattr(FR, "GRID_D", 7)            # the bytes do not depend on the grid size being large
+    one = plotting.save(FR.fig_r3_basins(), str(tmp_path / "one"), "fig_r3_basins")
+    two = plotting.save(FR.fig_r3_basins(), str(tmp_path / "two"), "fig_r3_basins")
+    for a_, b_ in zip(one, two):
+        assert open(a_, "rb").read() == open(b_, "rb").read()
