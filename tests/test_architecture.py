@@ -124,3 +124,18 @@ def test_numeric_chain_is_validated_once_and_knows_its_regime():
             NumericChain(p, q)
     with pytest.raises(TypeError):
         NumericChain(0.5, 0.5)
+
+
+def test_every_package_folder_is_listed_in_pyproject_so_a_built_wheel_has_it():
+    """A package folder missing from `[tool.setuptools] packages` works in the editable install and is absent
+    from the wheel that CI builds (it happened to proofs/outputs/document)."""
+    import tomllib
+    root = Path(__file__).resolve().parent.parent
+    cfg = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed, dirs = set(cfg["packages"]), cfg["package-dir"]
+    found = set()
+    for name, folder in dirs.items():
+        for init in (root / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(root / folder).parts
+            found.add(".".join((name,) + rel))
+    assert sorted(found - listed) == []
