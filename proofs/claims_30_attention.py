@@ -813,28 +813,29 @@ def _thm3(form, ctx):
        statement=r"Linearised at the origin, $\dot e = -2G'(0)(1+2w|w|)e + O(e^3)$ with $G'(0) = \pi_0\pi_1(p+q-1)$ and "
                  r"$\dot w, \dot a = O(e^2)$: near the origin $e$ decays (towards the local minima on $e = 0$) exactly "
                  r"when $p+q>1$, the mechanism behind Thm 11 (whose quantitative form is \texttt{thm11.precise}).",
-       printed=lambda: "p+q>1", mutant=lambda: "p+q<1",
+       printed=lambda: p + q - 1 > 0, mutant=lambda: p + q - 1 < 0,
        uses=("structure.G_prime", "lemma13.reduced_gradient"), section=SECTION,
        domain="(p, q) in (0,1)^2, p+q != 1; the linear part of the flow at the origin")
 def _thm11(form, ctx):
-    """form: the regime in which e contracts near the origin. Exact: the rate of e at e = 0 is
+    """form: the regime (a relation in p, q) in which e contracts near the origin. Exact: the rate of e at e = 0 is
     2 G'(0) dA/d(e^2)|_{e=0}, read off the model's derived gradient of A and the derived G'(0); its sign on
     the w-axis at w = 0 is compared with the claimed regime over the whole (p, q) square (exact relation).
     Corroboration: the small starts of the shared flows of the claimed regime's chain end at a local minimum."""
     rate = sp.factor(sp.diff(_MA.grad_A[0], e).subs(e, 0) * landscape.structure()["G_prime_at_0"])
     at0 = sp.factor(rate.subs({w: 0, absw: 0}).subs(a, 0))
-    claimed = {"p+q>1": p + q - 1 > 0, "p+q<1": p + q - 1 < 0}[form]
+    claimed = sp.sympify(form)
     same, how = same_relation(at0 > 0, claimed, {"w=0": {w: 0}})
+    gt1 = bool(claimed.subs({p: sp.Rational(9, 10), q: sp.Rational(9, 10)}))     # which chain corroborates
     small_w = not (sp.diff(_MA.grad_A[1], e).subs(e, 0) != 0 or sp.diff(_MA.grad_A[2], e).subs(e, 0) != 0)
-    chain = {"p+q>1": (Fraction(9, 10), Fraction(9, 10)), "p+q<1": (Fraction(1, 10), Fraction(1, 10))}[form]
+    chain = (Fraction(9, 10), Fraction(9, 10)) if gt1 else (Fraction(1, 10), Fraction(1, 10))
     cls = []
     for p2, q2, th0, res in _flows(ctx.flows):
         if (p2, q2) == chain and max(abs(x) for x in th0) <= Fraction(1, 5):
             with mp.workdps(ctx.flows + 10):
                 cls.append(_limit_class(p2, q2, res.theta, ctx.flows))
-    corr_ok = bool(cls) and all(c == ("local_min" if form == "p+q>1" else "global_min") for c in cls)
+    corr_ok = bool(cls) and all(c == ("local_min" if gt1 else "global_min") for c in cls)
     return Outcome(same and small_w and corr_ok, "symbolic (the linear part of the derived flow at the origin)",
-                   f"rate of e at e = 0: {sp.sstr(rate)}; at the origin {sp.sstr(at0)} > 0 iff {form}: {same} ({how}); "
+                   f"rate of e at e = 0: {sp.sstr(rate)}; at the origin {sp.sstr(at0)} > 0 iff {sp.sstr(claimed)}: {same} ({how}); "
                    f"dw/dt, da/dt vanish to first order in e: {small_w}",
                    strength="proved", checked_domain="(p, q) in (0,1)^2 (exact relation)",
                    corroboration=f"the small starts of p = q = {chain[0]} ({ctx.flows} digits) end in {cls}")
