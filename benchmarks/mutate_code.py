@@ -494,6 +494,9 @@ def make_tree(root: Path, dest: Path, files: list[str], mutated: dict[str, str] 
             (pkg / name.split(".", 1)[1]).symlink_to(tree / folder, target_is_directory=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
     env.update(PYTHONPATH=str(site), PYTHONDONTWRITEBYTECODE="1", PYTHONNOUSERSITE="1", MPLBACKEND="Agg")
+    # no on-disk derivation cache: a cached derivation never executes, so the baseline's coverage would call
+    # the derivation code "not executed" and skip its mutants (the 2026-12-01 run lost 9 of 60 that way)
+    env["L2G_NO_DERIVATION_CACHE"] = "1"
     if coverage_rc is not None:
         (site / "sitecustomize.py").write_text("import coverage\ncoverage.process_startup()\n")
         env["COVERAGE_PROCESS_START"] = str(coverage_rc)

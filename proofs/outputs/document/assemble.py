@@ -382,6 +382,9 @@ def _form_tex(x) -> str:
                                   sorted(x.items(), key=lambda kv: str(kv[0])))
     if isinstance(x, (list, tuple)):
         return ", ".join(_form_tex(v) for v in x)
+    if isinstance(x, (set, frozenset)):          # a set of labels: as a set, never Python's repr
+        items = sorted(x, key=str)
+        return "$\\emptyset$" if not items else "\\{" + ", ".join(_form_tex(v) for v in items) + "\\}"
     if isinstance(x, sp.Basic) and (x.is_Relational or isinstance(x, sp.And)):
         return "$" + r"$ and $".join(conditions_tex(x)) + "$"
     if isinstance(x, (sp.Basic, sp.MatrixBase)):
