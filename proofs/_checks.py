@@ -815,3 +815,38 @@ def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
     ok = len(zeros) == 1 and len(sad) == 1 and sp.expand(sp.radsimp(zeros[0] - sad[0])) == 0
     return ok, (f"Theta_min/Theta_max: f = {sp.sstr(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w in {zeros} "
                 f"(printed Theta_sad: w = {sad}): {ok}")
+
+
+def same_region(cs, region, branches=None) -> bool:
+    """A derived critical family (`CriticalSet`) and a printed one (equation tuples (lhs, rhs) and an optional
+    condition) are the same set, exactly: equation by equation (`_same_equation` on `branches`, by default
+    the w-branches with w = 0), then the conditions as relations."""
+    eqs = [x for x in region if isinstance(x, tuple)]
+    cond = [x for x in region if not isinstance(x, tuple)]
+    d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
+    if len(eqs) != len(d_eqs):
+        return False
+    if not all(_same_equation(eq, lhs, rhs, branches or W_BRANCHES_0)[0] for (lhs, rhs), eq in zip(eqs, d_eqs)):
+        return False
+    return same_relation(cs.condition, cond[0] if cond else sp.true, W_BRANCHES_0)[0]
+
+
+def match_classes(claimed, derived, branches=None, word: str = "printed") -> tuple[bool, list[str]]:
+    """Classes of Thms 1, 7, 9, 10 matched by region: each (name, region, class) of `claimed` must match
+    exactly one derived family (`same_region`), whose derived class must be the claimed one. Returns
+    (ok, one note per family)."""
+    ok, notes = True, []
+    for name, region, want in claimed:
+        try:
+            match = [cs for cs in derived if same_region(cs, region, branches)]
+        except (TypeError, ValueError, AttributeError) as ex:
+            match = []
+            notes.append(f"{name}: region not comparable ({ex})")
+        if len(match) != 1:
+            ok = False
+            notes.append(f"{name}: {len(match)} derived families with the printed region")
+            continue
+        got = match[0].classification
+        ok &= got == want
+        notes.append(f"{name}: derived {got} ({match[0].name}), {word} {want}")
+    return ok, notes

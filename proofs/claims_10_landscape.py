@@ -23,7 +23,7 @@ from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
-from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, exact_zero, identity, matrix_identity,
+from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, match_classes, exact_zero, identity, matrix_identity,
                                          rational_in, relation_form, same_relation, sample_points, sign_exact)
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
@@ -737,25 +737,6 @@ def _swap_classes(form, a_, b_):
     return out
 
 
-def _same_region(cs, region) -> bool:
-    """A derived family and a printed one (equations, optional condition) are the same set, exactly."""
-    eqs = [x for x in region if isinstance(x, tuple)]
-    cond = [x for x in region if not isinstance(x, tuple)]
-    d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
-    if len(eqs) != len(d_eqs):
-        return False
-    if not all(_same_eq(eq, lhs, rhs) for (lhs, rhs), eq in zip(eqs, d_eqs)):
-        return False
-    return same_relation(cs.condition, cond[0] if cond else sp.true, W_BRANCHES_0)[0]
-
-
-def _same_eq(eq, lhs, rhs) -> bool:
-    d, c_ = eq.lhs - eq.rhs, lhs - rhs
-    if sp.expand(d - c_) == 0 or sp.expand(d + c_) == 0:
-        return True
-    return all(exact_zero(sp.sympify(d - c_).subs(sub))[0] for sub in W_BRANCHES_0.values())
-
-
 def _family_loss(name, space):
     """The loss on a family, exactly, through the proved structure: L = G(A) (Lemma 6) on Theta*, where A = A*,
     and on e = 0, where A = 0; with bias L(theta, b) = F(A, z0) (Lemma 2), (A*, log(p/(1-p))) on Gamma*
@@ -782,15 +763,9 @@ def _classification(form, space, ctx):
     notes, ok = [], set(fams) == set(printed_sets)
     if not ok:
         notes.append(f"families {sorted(fams)} vs the theorem's {sorted(printed_sets)}")
-    for name, (cls, _) in fams.items():
-        match = [cs for cs in derived if _same_region(cs, printed_sets[name])]
-        if len(match) != 1:
-            ok = False
-            notes.append(f"{name}: {len(match)} derived families with the printed region")
-            continue
-        got = match[0].classification
-        ok &= got == cls
-        notes.append(f"{name}: derived {got} ({match[0].name}), printed {cls}")
+    matched, how = match_classes([(n, printed_sets[n], cls) for n, (cls, _) in fams.items()], derived)
+    ok &= matched
+    notes += how
     # the premises of the derived classes, exactly
     st = landscape.structure(CH)
     cls_in = _M._classes

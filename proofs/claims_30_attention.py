@@ -24,7 +24,7 @@ from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
-from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, identity, matrix_identity, rational_in,
+from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, match_classes, identity, matrix_identity, rational_in,
                                          relation_form, same_relation, sign_exact)
 from local2global.proofs._checks import _same_equation as same_equation
 from local2global.proofs._registry import Outcome, claim, combine
@@ -386,18 +386,6 @@ def _completeness(space, ctx) -> Outcome:
 _NAME_CLASS = {"star": "global_min", "min": "local_min", "max": "local_max", "sad": "saddle"}
 
 
-def _same_region(cs, region) -> bool:
-    """A derived family and a printed one (equations, optional condition) are the same set, exactly."""
-    eqs = [x for x in region if isinstance(x, tuple)]
-    cond = [x for x in region if not isinstance(x, tuple)]
-    d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
-    if len(eqs) != len(d_eqs):
-        return False
-    if not all(same_equation(eq, lhs, rhs, _MA.branches)[0] for (lhs, rhs), eq in zip(eqs, d_eqs)):
-        return False
-    return same_relation(cs.condition, cond[0] if cond else sp.true, W_BRANCHES_0)[0]
-
-
 def _classes_check(form, derived, space, ctx) -> Outcome:
     r"""Each printed family with a class in its name (star, min, max, sad) is matched by its region to exactly one
     derived family, whose derived class must be the named one; the premises of the derived classes are
@@ -406,23 +394,9 @@ def _classes_check(form, derived, space, ctx) -> Outcome:
     sign rule G'(0) Q = (positive) x (its condition) with condition / ((p+q-1)(1+2w|w|)) > 0; (R^3) the
     Hessian on e = 0 is diag(2G'(0)Q, 0, 0), so its sign pattern is the condition's; (R^4) F strictly
     convex (moving b alone raises L, L >= G(A) with equality at b*)."""
-    notes, ok = [], True
-    for name, region in form.items():
-        want = _NAME_CLASS.get(name.split("_", 1)[-1])
-        if want is None:
-            continue
-        try:
-            match = [cs for cs in derived if _same_region(cs, region)]
-        except (TypeError, ValueError, AttributeError) as ex:
-            match = []
-            notes.append(f"{name}: region not comparable ({ex})")
-        if len(match) != 1:
-            ok = False
-            notes.append(f"{name}: {len(match)} derived families with the printed region")
-            continue
-        got = match[0].classification
-        ok &= got == want
-        notes.append(f"{name}: derived {got} ({match[0].name}), named {want}")
+    named = [(n, region, _NAME_CLASS[n.split("_", 1)[-1]]) for n, region in form.items()
+             if n.split("_", 1)[-1] in _NAME_CLASS]
+    ok, notes = match_classes(named, derived, _MA.branches, word="named")
     st = landscape.structure(CH)
     cls_in = _MA._classes
     Q = cls_in["Q"]

@@ -73,6 +73,8 @@ def arb_compile(expr, args):
     rationals. Floats are refused."""
     import flint
 
+    from local2global.numeric.evaluate.arb import ring_node
+
     index = {s: i for i, s in enumerate(args)}
 
     def build(node):
@@ -91,25 +93,11 @@ def arb_compile(expr, args):
         if node.is_Atom:
             raise ValueError(f"symbol {node} not given a ball")
         kids = [build(x) for x in node.args]
-        if node.is_Add:
-            def add(v, memo):
-                out = kids[0](v, memo)
-                for k in kids[1:]:
-                    out = out + k(v, memo)
-                return out
-            return add
-        if node.is_Mul:
-            def mul(v, memo):
-                out = kids[0](v, memo)
-                for k in kids[1:]:
-                    out = out * k(v, memo)
-                return out
-            return mul
+        ring = ring_node(node, kids)
+        if ring is not None:
+            return ring
         if node.is_Pow:
             base, ex = kids[0], node.exp
-            if ex.is_Integer:
-                n = int(ex)
-                return lambda v, memo: base(v, memo) ** n
             if ex.is_Rational:
                 p_, q_ = int(ex.p), int(ex.q)
                 return lambda v, memo: base(v, memo).root(q_) ** p_

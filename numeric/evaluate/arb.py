@@ -22,6 +22,7 @@ only where the enclosure guarantees them.
 from __future__ import annotations
 
 import math
+import operator
 from contextlib import contextmanager
 from fractions import Fraction
 
@@ -232,6 +233,30 @@ def arb_function(expr: sp.Expr, symbols):
 _NAN = None
 
 
+def ring_node(node, kids):
+    """The compiled node of a sum, a product or an integer power (the same in every ball compiler), or None
+    for any other node."""
+    if node.is_Add:
+        return fold(kids, operator.add)
+    if node.is_Mul:
+        return fold(kids, operator.mul)
+    if node.is_Pow and node.exp.is_Integer:
+        base, n = kids[0], int(node.exp)
+        return lambda v, extra: base(v, extra) ** n
+    return None
+
+
+def fold(kids, op):
+    """The node of a compiled sum or product: `op` folded over the compiled children, each called as
+    `kid(values, extra)` (the extra argument is the compiler's: analytic flag, memo of shared calls)."""
+    def node(v, extra):
+        out = kids[0](v, extra)
+        for k in kids[1:]:
+            out = op(out, k(v, extra))
+        return out
+    return node
+
+
 def _nan() -> flint.acb:
     global _NAN
     if _NAN is None:
@@ -303,25 +328,11 @@ def _acb_node(node, index: dict, inside_constant: bool = False):
         inner = _acb_node(node, index, inside_constant=True)
         return _per_precision(lambda: inner((), False))
     kids = [_acb_node(a, index, inside_constant) for a in node.args]
-    if node.is_Add:
-        def add(v, an):
-            out = kids[0](v, an)
-            for k in kids[1:]:
-                out = out + k(v, an)
-            return out
-        return add
-    if node.is_Mul:
-        def mul(v, an):
-            out = kids[0](v, an)
-            for k in kids[1:]:
-                out = out * k(v, an)
-            return out
-        return mul
+    ring = ring_node(node, kids)
+    if ring is not None:
+        return ring
     if node.is_Pow:
         base, ex = kids[0], node.exp
-        if ex.is_Integer:
-            n = int(ex)
-            return lambda v, an: base(v, an) ** n
         if ex == sp.S.Half:
             return lambda v, an: base(v, an).sqrt(analytic=an)
         if ex == -sp.S.Half:
