@@ -71,10 +71,13 @@ FIGURES: tuple[PaperFigure, ...] = (
     PaperFigure(
         "3", "Rank-one structure emerges",
         r"The full transformer trained from a small Gaussian initialization[[ (standard deviation $%(sigma3)s$; "
-        r"$p = %(p3)s$, $q = %(q3)s$, $d = %(d3)s$, sequences of length $N = %(N3)s$)]]. Left: the ratio $s_2/s_1$ of the two largest singular values of $W_V$, "
-        r"$W_1$ and $W_2$ along training; middle: the exact population loss against the entropy rate and "
-        r"$H(\pi)$; right: the spread of the embedding and the alignment of $W_1$ with it. What to look at: the "
-        r"ratios fall by orders of magnitude, so the weights become rank one, as the canonical model assumes.",
+        r"$p = %(p3)s$, $q = %(q3)s$, $d = %(d3)s$, sequences of length $N = %(N3)s$)]]. (a) The ratio $s_2/s_1$ of the two largest singular values of $W_V$, "
+        r"$W_1$ and $W_2$ along training; (b) the exact population loss against the entropy rate and "
+        r"$H(\pi)$; (c) the alignment of $W_1$ with the embedding and the embedding's spread; (d) the norms of "
+        r"$W_V$ and $W_1$. What to look at: the "
+        r"ratios of $W_1$ and $W_2$ fall by orders of magnitude (rank one, as the canonical model assumes); $W_V$ "
+        r"is rank one only while it is large and, at our small $N$, not at the end (the paper, with $N = 1024$, "
+        r"reports it rank one; claim \texttt{fig3.rank\_one\_emerges}).",
         (Panel("fig3_fullmodel", ""),), unit="figure3", columns=1),
     PaperFigure(
         "4", "Standard versus the paper's initialization",
