@@ -53,6 +53,17 @@ that cannot change anything, and classifies survivors:
     python benchmarks/mutate_code.py [--limit 80] [--only FILE] [--jobs 1] [--seed 0] [--timeout 600]
                                      [--workers 2] [--no-coverage] [--list] [--json F] [--md F]
 
+Triage: benchmarks/mutation_triage.json names, by mutant key, the survivors judged *equivalent* (no input
+changes any result: a cache-key length, a guard digit that only costs time, ...), each with its reason;
+the headline kill rate is over the non-equivalent mutants. A killed mutant the triage calls equivalent
+is reported as a contradiction (the triage is wrong), never silently excluded.
+
+--carry OLD.json reuses the *kills* of an earlier run of the same mutants when nothing they depend on has
+changed since that run's commit: no file outside tests/ differs (git diff against that commit, untracked
+files included), and, for a kill by the tests stage, the killing test file is byte-identical. Adding
+tests can then only add kills, so only the survivors are run again. Carried records say so
+(`carried_from`).
+
 Writes build/mutation_code.json and build/mutation_code.md (deterministic for given outcomes; run times
 go to build/mutation_code.timing.json). Exit 0 when the run completed (survivors are the result, not a
 failure), 2 on bad arguments, 3 when the sanity phase fails (then no kill rate is reported).
@@ -779,9 +790,12 @@ def auto_reason(m: Mutant, cov: dict | None) -> tuple[str, list[str]]:
 
 
 # ---------------------------------------------------------------------------------------------- report
-def summarize(records: list[dict]) -> dict:
+def summarize(records: list[dict], triage: dict | None = None) -> dict:
     n = len(records)
     by = lambda pred: sum(1 for r in records if pred(r))
+    triage = triage or {}
+    equivalent = sorted(r["id"] for r in records if r["outcome"] == "survived" and r.get("key") in triage)
+    contradicted = sorted(r["id"] for r in records if r["outcome"] != "survived" and r.get("key") in triage)
     killed_check = by(lambda r: r["outcome"] != "survived" and r["stage"] == "check")
     killed = by(lambda r: r["outcome"] != "survived")
     pct = lambda k: f"{k}/{n} = {100 * k / n:.1f}%" if n else "0/0"
@@ -794,7 +808,12 @@ def summarize(records: list[dict]) -> dict:
             row["killed"] += r["outcome"] != "survived"
             row["killed_by_check"] += r["outcome"] != "survived" and r["stage"] == "check"
             row["survived"] += r["outcome"] == "survived"
-    return {"mutants": n, "killed": by(lambda r: r["outcome"] == "killed"),
+    n_eq = n - len(equivalent)
+    k_all = by(lambda r: r["outcome"] != "survived")
+    return {"mutants": n, "equivalent": equivalent, "triage_contradicted": contradicted,
+            "kill_rate_non_equivalent": f"{k_all}/{n_eq} = {100 * k_all / n_eq:.1f}%" if n_eq else "0/0",
+            "carried": by(lambda r: bool(r.get("carried_from"))),
+            "killed": by(lambda r: r["outcome"] == "killed"),
             "timeout": by(lambda r: r["outcome"] == "timeout"), "error": by(lambda r: r["outcome"] == "error"),
             "survived": by(lambda r: r["outcome"] == "survived"),
             "kill_rate_check": pct(killed_check), "kill_rate_check_and_tests": pct(killed),
@@ -805,14 +824,22 @@ def _md_cell(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", "<br>")
 
 
-def write_markdown(path: Path, result: dict) -> None:
+def write_markdown(path: Path, result: dict, triage: dict | None = None) -> None:
     s = result["summary"]
+    triage = triage or {}
     cfg = result["config"]
     L = ["# Code mutation benchmark", "",
          f"Commit `{result['commit']}`; {s['mutants']} mutants of {cfg['candidates']} candidates, seed {cfg['seed']}, "
          f"timeout {cfg['timeout']} s per stage, `l2g check --workers {cfg['workers']}`.", "",
          f"- kill rate of `l2g check` alone: **{s['kill_rate_check']}**",
          f"- kill rate of `l2g check` + mapped tests: **{s['kill_rate_check_and_tests']}**",
+         f"- survivors judged equivalent (benchmarks/mutation_triage.json, with reasons below): "
+         f"{len(s['equivalent'])}; kill rate over the non-equivalent mutants: **{s['kill_rate_non_equivalent']}**",
+         *([f"- TRIAGE CONTRADICTED: {', '.join(s['triage_contradicted'])} were killed but are listed as "
+            f"equivalent"] if s["triage_contradicted"] else []),
+         *([f"- {s['carried']} kills carried from the run at commit {result.get('carried_from')} (nothing "
+            f"outside tests/ changed since, and each killing test file is unchanged); the other mutants ran "
+            f"on this tree"] if s["carried"] else []),
          f"- killed {s['killed']}, timeout {s['timeout']} (counted as killed), error {s['error']} "
          f"(counted as killed), survived {s['survived']}", "",
          "## Per file", "", "| file | mutants | killed by check | killed | survived |", "|---|---|---|---|---|"]
@@ -827,18 +854,71 @@ def write_markdown(path: Path, result: dict) -> None:
         if r["outcome"] == "survived":
             L.append(f"| {r['id']} | {r['file']}:{r['line']} | {r['function']} | {r['operator']} | "
                      f"`{_md_cell(r['original'][:60])}` -> `{_md_cell(r['replacement'][:60])}` | "
-                     f"{', '.join(r.get('executed_by', [])) or '-'} | {_md_cell(r.get('auto_reason', ''))} | |")
+                     f"{', '.join(r.get('executed_by', [])) or '-'} | {_md_cell(r.get('auto_reason', ''))} | "
+                     f"{_md_cell(triage.get(r.get('key'), {}).get('why', ''))} |")
     L += ["", "## All mutants", "", "| id | file:line | operator | diff | outcome | stage | detail |", "|---|---|---|---|---|---|---|"]
     for r in result["mutants"]:
         st = r["stages"][-1] if r["stages"] else {}
         detail = ", ".join(st.get("failed_claims", [])[:3] or st.get("failing_test", [])[:1]) or st.get("message", "")
         L.append(f"| {r['id']} | {r['file']}:{r['line']} | {r['operator']} | <code>{_md_cell(r['diff'])}</code> | "
-                 f"{r['outcome']} | {r['stage'] or '-'} | {_md_cell(detail[:120])} |")
+                 f"{r['outcome']} | {r['stage'] or '-'}{' (carried)' if r.get('carried_from') else ''} | "
+                 f"{_md_cell(detail[:120])} |")
     path.write_text("\n".join(L) + "\n", encoding="utf-8")
 
 
 # edits to these files change no stage's result: the baseline and --resume stay valid across them
-_NOT_HASHED = {"benchmarks/mutate_code.py", "tests/test_mutate_code.py", "README.md"}
+_NOT_HASHED = {"benchmarks/mutate_code.py", "tests/test_mutate_code.py", "README.md",
+               "benchmarks/mutation_triage.json"}
+
+TRIAGE_FILE = ROOT / "benchmarks" / "mutation_triage.json"
+
+
+def load_triage(path: Path = TRIAGE_FILE) -> dict[str, dict]:
+    """{mutant key: {"verdict": "equivalent", "why": ...}}; every entry must give its reason."""
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for key, v in data.items():
+        if v.get("verdict") != "equivalent" or not v.get("why"):
+            raise ValueError(f"{path.name}: entry {key} needs verdict 'equivalent' and a reason")
+    return data
+
+
+def carry_blockers(root: Path, old_commit: str) -> list[str]:
+    """Why the kills of a run at `old_commit` cannot be carried to this tree (empty: they can): files
+    outside tests/ (and the benchmark's own files) that differ from that commit or are untracked."""
+    if not old_commit or old_commit.endswith("+dirty") or old_commit == "unknown":
+        return [f"the earlier run's commit is not a clean commit ({old_commit!r})"]
+    excl = [f":(exclude){f}" for f in sorted(_NOT_HASHED)] + [":(exclude)tests"]
+    try:
+        r = subprocess.run(["git", "diff", "--name-only", old_commit, "--", ".", *excl], cwd=root,
+                           capture_output=True, text=True, check=True)
+        u = subprocess.run(["git", "ls-files", "-o", "--exclude-standard", "--", ".", *excl], cwd=root,
+                           capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as ex:
+        return [f"git cannot compare with {old_commit}: {ex}"]
+    return [f"changed: {f}" for f in r.stdout.split()] + [f"untracked: {f}" for f in u.stdout.split()]
+
+
+def file_unchanged(root: Path, old_commit: str, rel: str) -> bool:
+    """The file exists at `old_commit` and in the tree with the same bytes."""
+    at_old = subprocess.run(["git", "cat-file", "-e", f"{old_commit}:{rel}"], cwd=root, capture_output=True)
+    if at_old.returncode != 0 or not (root / rel).is_file():
+        return False
+    r = subprocess.run(["git", "diff", "--quiet", old_commit, "--", rel], cwd=root, capture_output=True)
+    untracked = subprocess.run(["git", "ls-files", "-o", "--", rel], cwd=root, capture_output=True, text=True)
+    return r.returncode == 0 and not untracked.stdout.strip()
+
+
+def carried_kill(root: Path, old_commit: str, rec: dict) -> bool:
+    """Whether an earlier record is a kill that still holds (the caller has checked `carry_blockers`)."""
+    if rec.get("outcome") == "survived":
+        return False
+    if rec.get("stage") == "check":
+        return True
+    st = rec["stages"][-1] if rec.get("stages") else {}
+    failing = [t.split("::")[0] for t in st.get("failing_test", [])]
+    return bool(failing) and all(file_unchanged(root, old_commit, f) for f in failing)
 
 
 def tree_hash(root: Path) -> str:
@@ -883,6 +963,8 @@ def main(argv=None) -> int:
     ap.add_argument("--list", action="store_true", help="print the selected mutants and exit")
     ap.add_argument("--resume", action="store_true", help="reuse the records of --json for mutants of the same "
                     "tree, timeout and workers (a run rewrites --json after every mutant)")
+    ap.add_argument("--carry", metavar="OLD_JSON", help="reuse the kills of an earlier run (see above); survivors "
+                    "and new mutants run again")
     ap.add_argument("--json", default=str(ROOT / "build" / "mutation_code.json"))
     ap.add_argument("--md", default=str(ROOT / "build" / "mutation_code.md"))
     args = ap.parse_args(argv)
@@ -912,6 +994,23 @@ def main(argv=None) -> int:
         for out in (args.json, args.md):
             if Path(out).is_dir():
                 raise UsageError(f"output {out!r} is a directory")
+        try:
+            triage = load_triage()
+        except (OSError, ValueError) as ex:
+            raise UsageError(f"triage file: {ex}") from None
+        carry_old, carry_commit = {}, None
+        if args.carry:
+            try:
+                old = json.loads(Path(args.carry).read_text())
+                carry_commit = old["commit"]
+                if old.get("config", {}).get("timeout") != timeout or old.get("config", {}).get("workers") != workers:
+                    raise UsageError(f"--carry {args.carry!r}: ran with another --timeout or --workers")
+                carry_old = {r["key"]: r for r in old["mutants"]}
+            except (OSError, ValueError, KeyError, TypeError) as ex:
+                raise UsageError(f"--carry {args.carry!r}: not a mutation_code result ({type(ex).__name__})") from None
+            blockers = carry_blockers(ROOT, carry_commit)
+            if blockers:
+                raise UsageError(f"--carry: code changed since {carry_commit}: {'; '.join(blockers[:3])}")
     except UsageError as ex:
         print(f"mutate_code: {ex}", file=sys.stderr)
         return 2
@@ -982,20 +1081,27 @@ def main(argv=None) -> int:
                              for k, v in sane.items() if k != "coverage"} if sane.get("ok") is not None
                   else {"ok": None, "skipped": True},
                   "coverage": cov is not None,
-                  "summary": summarize(rows), "mutants": rows}
+                  "carried_from": carry_commit if any(r.get("carried_from") for r in rows) else None,
+                  "summary": summarize(rows, triage), "mutants": rows}
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(f"{args.json}.tmp")
         tmp.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, args.json)
         Path(args.md).parent.mkdir(parents=True, exist_ok=True)
-        write_markdown(Path(args.md), result)
+        write_markdown(Path(args.md), result, triage)
         Path(args.json).with_suffix(".timing.json").write_text(json.dumps(
             {"total_seconds": round(time.monotonic() - t_start, 1), "mutants": times}, indent=2, sort_keys=True) + "\n")
         return result
 
+    carried = {k for k, r in carry_old.items() if carried_kill(ROOT, carry_commit, r)}
+    if args.carry:
+        log(f"[mutate_code] carrying {sum(m.key in carried for m in chosen)} kill(s) from {carry_commit}")
+
     def one(m):
         if m.key in previous:
             return m, None
+        if m.key in carried:
+            return m, "carried"
         return m, run_mutant(m, ROOT, timeout, workers, cov=cov)
     from tqdm import tqdm
     with tqdm(total=len(chosen), desc="mutants", unit="mutant", file=sys.stderr, disable=not sys.stderr.isatty()) as bar, \
@@ -1003,6 +1109,9 @@ def main(argv=None) -> int:
         for m, rec in pool.map(one, chosen) if jobs > 1 else map(one, chosen):
             if rec is None:
                 r = {**previous[m.key], "id": m.id}
+                times[m.id] = {}
+            elif rec == "carried":
+                r = {**carry_old[m.key], "id": m.id, "carried_from": carry_commit}
                 times[m.id] = {}
             else:
                 src = (ROOT / m.file).read_text(encoding="utf-8")
@@ -1018,7 +1127,8 @@ def main(argv=None) -> int:
             write(final=False)
     result = write(final=True)
     s = result["summary"]
-    log(f"[mutate_code] kill rate: l2g check {s['kill_rate_check']}; l2g check + tests {s['kill_rate_check_and_tests']}")
+    log(f"[mutate_code] kill rate: l2g check {s['kill_rate_check']}; l2g check + tests {s['kill_rate_check_and_tests']}; "
+        f"non-equivalent {s['kill_rate_non_equivalent']}")
     return 0
 
 

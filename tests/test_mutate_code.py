@@ -159,3 +159,39 @@ def test_the_check_runs_only_the_claims_that_execute_the_statement_else_every_cl
     assert M.check_claims(body, {"check_ctx": {}}) == [] and M.check_claims(body, None) is None
     cov["check_ctx"]["sample.py"][str(body.line)].append("")                            # also run at import
     assert M.check_claims(body, cov) is None
+
+
+def test_equivalent_survivors_leave_the_denominator_and_a_killed_equivalent_is_a_contradiction():
+    recs = [{"file": "a", "operator": "o", "outcome": o, "stage": s, "key": k, "id": i}
+            for i, (o, s, k) in enumerate((("killed", "check", "k1"), ("survived", None, "k2"),
+                                           ("survived", None, "k3"), ("killed", "tests", "k4")))]
+    s = M.summarize(recs, {"k2": {"verdict": "equivalent", "why": "x"}})
+    assert s["kill_rate_non_equivalent"] == "2/3 = 66.7%" and s["equivalent"] == [1] and not s["triage_contradicted"]
+    s = M.summarize(recs, {"k4": {"verdict": "equivalent", "why": "x"}})
+    assert s["triage_contradicted"] == [3] and s["kill_rate_non_equivalent"] == "2/4 = 50.0%"
+
+
+def test_triage_entries_need_a_reason(tmp_path):
+    f = tmp_path / "t.json"
+    f.write_text('{"k": {"verdict": "equivalent", "why": ""}}')
+    with pytest.raises(ValueError):
+        M.load_triage(f)
+    f.write_text('{"k": {"verdict": "equivalent", "why": "a cache-key length"}}')
+    assert M.load_triage(f)["k"]["why"]
+    assert all(v["why"] for v in M.load_triage().values())
+
+
+def test_kills_carry_only_when_the_code_and_the_killing_test_file_are_unchanged():
+    import subprocess
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=M.ROOT, capture_output=True,
+                          text=True).stdout.strip()
+    assert M.carry_blockers(M.ROOT, head + "+dirty") and M.carry_blockers(M.ROOT, "unknown")
+    rec = lambda stage, test: {"outcome": "killed", "stage": stage,
+                               "stages": [{"failing_test": [test]}] if test else []}
+    assert M.carried_kill(M.ROOT, head, rec("check", None))
+    assert not M.carried_kill(M.ROOT, head, {"outcome": "survived", "stage": None})
+    assert not M.carried_kill(M.ROOT, head, rec("tests", None))
+    # a test file that does not exist at that commit (untracked or new) is never "unchanged"
+    assert not M.carried_kill(M.ROOT, head, rec("tests", "tests/no_such_file_xyz.py::test_x"))
+    if M.file_unchanged(M.ROOT, head, "tests/test_engine.py"):       # (unless this tree edits it)
+        assert M.carried_kill(M.ROOT, head, rec("tests", "tests/test_engine.py::test_x"))

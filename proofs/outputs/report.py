@@ -279,14 +279,15 @@ def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies") ->
     place(sorted((n for n in nodes if n not in linked), key=_key))
     width = max(len(r) for r in rows) if rows else 1
     with matplotlib.rc_context({"svg.hashsalt": "local2global", "font.size": 8}):
-        fig, ax = plt.subplots(figsize=(1.25 * width + 1.5, 1.0 * len(rows) + 1.8))
+        # rows close together: the graph is long (one row per layer) and must stay legible on a printed page
+        fig, ax = plt.subplots(figsize=(1.25 * width + 1.5, 0.55 * len(rows) + 1.6))
         for s, d in edges:
             ax.add_patch(FancyArrowPatch(pos[s], pos[d], arrowstyle="-|>", mutation_scale=9, lw=0.6,
                                          color="#555555", shrinkA=11, shrinkB=11,
                                          connectionstyle="arc3,rad=0.08"))
         for n, (x, y) in pos.items():
             status = cov.get(n, "uncovered")
-            ax.text(x, y, _abbrev(n), ha="center", va="center", fontsize=7,
+            ax.text(x, y, _abbrev(n), ha="center", va="center", fontsize=8,
                     color="white" if status in ("proved", "certified", "failed") else "black",
                     bbox=dict(boxstyle="round,pad=0.35", fc=_COLOURS.get(status, "#ffffff"),
                               ec="#333333" if status != "uncovered" else "#999999",
@@ -298,12 +299,12 @@ def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies") ->
             ax.axhline(y_sep, color="#bbbbbb", lw=0.5, ls=":")
             ax.text(-width / 2 - 0.2, y_sep - 0.15, "no `uses` edges:", fontsize=6, va="top", color="#666666")
         ax.axis("off")
-        ax.set_title("Blueprint of the paper: numbered results and the claims' `uses` "
-                     "(arrow: used -> user; L = Lemma, T = Theorem, R = Remark, F = Figure)", fontsize=8)
+        ax.set_title("Blueprint of the paper: numbered results and the claims' `uses`\n"
+                     "(arrow: used -> user; L = Lemma, T = Theorem, R = Remark, F = Figure)", fontsize=9)
         ax.legend(handles=[Patch(fc=_COLOURS[s], ec="#333333", label=s)
                            for s in ("proved", "certified", "sampled", "experiment", "erratum", "open", "failed",
                                      "uncovered")],
-                  loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=8, fontsize=7, frameon=False)
+                  loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, fontsize=8, frameon=False)
         fig.tight_layout()
         out_dir.mkdir(parents=True, exist_ok=True)
         png, pdf = out_dir / f"{stem}.png", out_dir / f"{stem}.pdf"

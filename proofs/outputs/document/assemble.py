@@ -487,8 +487,8 @@ def build_document(records: dict | None = None, claims=None, fig_dir=None, tex_d
         body.extend(fragments[s.id] + "\n" for s in members)
     body.append(errata_section(records, claims))
     body.append("\\appendix\n\\section{Additional figures}\\label{sec:extra_figures}\n"
-                "Figures that are not in the paper: the basins with attention, which the paper does not state, and "
-                "the dependency graph of the checks.\n")
+                "Figures that are not in the paper: the basins with attention, which the paper does not state (by "
+                "integration and from our closed form), and the dependency graph of the checks.\n")
     for fig in F.FIGURES:
         if fig.unit is None:
             body.append(F.figure_tex(fig, fig_dir, tex_dir, tex_dir))

@@ -107,10 +107,21 @@ FIGURES: tuple[PaperFigure, ...] = (
         r"maximum dark blue, white: not converged). Top: $p = q = 0.9$, bottom: $p = q = 0.1$. Left: the slice "
         r"$a_0 = 0$ ($w_0$ horizontal, $e_0$ vertical; dashed: $w = -1/\sqrt{2}$); right: the slice $w_0 = -\tfrac12$ "
         r"(for $p = q = 0.1$: $w_0 = -\tfrac32$, where both classes occur) with $a_0$ horizontal and $e_0$ vertical. "
-        r"The paper does not state the basins with attention; this figure shows them numerically.",
+        r"The paper does not state the basins with attention; this figure shows them by integration, and "
+        r"Figure~A.2 draws them from their closed form (\hyperref[sec:r3_basins]{our Theorems A and B}).",
         (Panel("fig_attn_basins", ""),), unit=None, columns=1),
     PaperFigure(
-        "A.2", "Dependency graph of the numbered results",
+        "A.2", "The basins with attention in closed form",
+        r"The basins of Theorems A ($p + q > 1$) and B ($p + q < 1$), our result, drawn from their closed form: "
+        r"(a) the $(a_0, e_0)$ plane: the Airy separatrix $S$ (black), the region $R$ between its branches, where the flow "
+        r"lines reach $e = 0$ (green), and the curves $C$: $1 + a e^2 = 0$ and $N$: $1 + 2 a e^2 = 0$ (dashed, "
+        r"dotted); (b), (c) the slice $a_0 = 0$ for $p + q > 1$ and $p + q < 1$, with the race tie $w_0 = w_c$ "
+        r"(thin black); (d) the slice $w_0 = -\tfrac12$ for $p + q > 1$. Colours as in Figure~A.1. What to look "
+        r"at: these are the slices of Figure~A.1 (top left, bottom left, top right), drawn from formulas instead "
+        r"of flows.",
+        (Panel("fig_r3_basins", ""),), unit=None, columns=1),
+    PaperFigure(
+        "A.3", "Dependency graph of the numbered results",
         r"The paper's numbered results as checked here: an arrow goes from a result to a result whose check uses "
         r"it; each node is coloured by the status of its weakest claim, on the ladder of \hyperref[sec:ladder]{How to read this document}.",
         (Panel("dependencies", ""),), unit=None, columns=1, where="root", height=0.86),
