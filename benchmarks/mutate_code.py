@@ -35,7 +35,8 @@ survives `l2g check` and every mapped test file (the baseline), and a mutant tha
 
 Stages per mutant: (1) `python -m local2global check --workers W [--only CLAIMS]` (killed when it exits 1,
 i.e. a claim is `failed`, or with any other non-zero code: an error); (2) only when the check passes,
-`pytest -x -q` on the test files that cover the mutated module (TEST_MAP, explicit below). Outcomes: killed
+`pytest -x -q` on the test files that cover the mutated module (TEST_MAP, explicit below); (3) when both
+passed and (1) ran only some claims, the full `l2g check` (no mutant survives on a selection alone). Outcomes: killed
 (stage: check or tests), timeout (the stage ran past --timeout: counted as killed, listed), error (the stage
 crashed rather than reported: counted as killed, listed), survived.
 
@@ -48,7 +49,8 @@ that cannot change anything, and classifies survivors:
     the full `l2g check` when the statement runs at import time, outside a function body, or in
     NEVER_SKIP. A claim that only *reads* a value cached by an earlier claim (the caches are shared in one
     process) is not in that statement's context, so a selective check can miss a kill that the full check
-    would make: kills by check are observed kills, and the check-alone kill rate is a lower bound.
+    would make: a mutant that passes the selection and the tests therefore faces the full check before it
+    counts as a survivor (stage 3).
 
     python benchmarks/mutate_code.py [--limit 80] [--only FILE] [--jobs 1] [--seed 0] [--timeout 600]
                                      [--workers 2] [--no-coverage] [--list] [--json F] [--md F]
@@ -143,6 +145,14 @@ TEST_MAP: dict[str, list[str]] = {
     "proofs/_certify.py": ["tests/test_certify.py"],
     "proofs/_checks.py": ["tests/test_certify.py", "tests/test_mutate.py"],
 }
+
+# tests written for survivors of this benchmark: the contracts of small helpers (one file, so that an
+# earlier run's kills by the other test files can be carried: --carry)
+_CONTRACTS = "tests/test_helper_contracts.py"
+for _mod in ("numeric/evaluate/pointeval.py", "numeric/precision.py", "symbolic/_cache.py", "symbolic/_result.py",
+             "numeric/transformer/experiments.py", "proofs/_checks.py", "numeric/dynamics/gaussian.py",
+             "symbolic/basins_r3.py", "symbolic/model.py", "symbolic/landscape.py", "symbolic/energy.py"):
+    TEST_MAP[_mod] = TEST_MAP[_mod] + [_CONTRACTS]
 
 # calls whose arguments only format, print or report (mutating them changes no result)
 SKIP_CALLS = {"print", "nstr", "format", "warn", "info", "debug", "warning", "error", "exception", "critical",
@@ -575,10 +585,37 @@ NEVER_SKIP = {"numeric/infra/executor.py"}
 
 
 def executed_by(m: Mutant, cov: dict | None) -> dict:
-    """Which baseline stage executed the mutated statement: {'check': bool, 'tests': bool}, or {} unknown."""
+    """Which baseline stage executed the mutated statement: {'check': bool, 'tests': bool}, or {} unknown.
+    A mapped test file that is new since a carried baseline (`fresh_tests`) has no coverage: its stage runs."""
     if not cov or m.file in NEVER_SKIP:
         return {}
-    return {st: bool(set(m.stmt_lines) & set(cov.get(st, {}).get(m.file, []))) for st in ("check", "tests")}
+    ran = {st: bool(set(m.stmt_lines) & set(cov.get(st, {}).get(m.file, []))) for st in ("check", "tests")}
+    if set(TEST_MAP.get(m.file, [])) & set(cov.get("fresh_tests", [])):
+        ran["tests"] = True
+    return ran
+
+
+def carried_baseline(root: Path, old_json: str, old_commit: str, test_union: list[str], timeout: float, log) -> dict:
+    """The baseline of an earlier run on a tree that differs from this one only in tests/ (the caller has
+    checked `carry_blockers`): its sanity and coverage hold for every unchanged file, and the mapped test
+    files that are new or changed since must pass on a no-op tree here (then their stage is never skipped)."""
+    stored = json.loads(Path(old_json).with_suffix(".baseline.json").read_text())["baseline"]
+    if not stored.get("ok"):
+        return {"ok": False}
+    fresh = [t for t in test_union if not file_unchanged(root, old_commit, t)]
+    res = {**stored, "carried_from": old_commit, "fresh_tests": fresh}
+    if fresh:
+        src = (root / NOOP_FILE).read_text(encoding="utf-8")
+        with tempfile.TemporaryDirectory(prefix="l2g-baseline-") as tmp:
+            env = make_tree(root, Path(tmp), _tree_files(root), {NOOP_FILE: src + NOOP_MARK})
+            r = tests_stage(Path(tmp) / "tree", env, max(timeout, 1800), fresh)
+        log(f"[sanity] carried baseline of {old_commit}; new or changed test files on the no-op tree: {r['result']} "
+            f"({', '.join(fresh)})")
+        res["fresh_tests_noop"] = {k: v for k, v in r.items() if k != "seconds"}
+        res["ok"] = r["result"] == "pass"
+    if res.get("coverage") is not None:
+        res["coverage"] = {**res["coverage"], "fresh_tests": fresh}
+    return res
 
 
 def check_claims(m: Mutant, cov: dict | None):
@@ -629,6 +666,14 @@ def run_mutant(m: Mutant, root: Path, timeout: float, workers: int, tests=None, 
             stage_res.append(r)
             if r["result"] != "pass":
                 break
+        # a survivor of a *selective* check faces the full one: a claim that only reads a derivation cached
+        # by an earlier claim is not in the mutated line's coverage context, so the selection can miss it
+        if claims and stage_res and all(r["result"] == "pass" for r in stage_res) and "check" in stages:
+            if env is None:
+                env = make_tree(root, Path(tmp), files, {m.file: new})
+            r = check_stage(Path(tmp) / "tree", env, timeout, workers, ())
+            r["claims"] = "all"
+            stage_res.append(r)
     last = stage_res[-1] if stage_res else {"result": "pass", "stage": "-"}
     outcome = {"pass": "survived", "killed": "killed", "timeout": "timeout", "error": "error"}[last["result"]]
     return {"outcome": outcome, "stage": None if outcome == "survived" else last["stage"], "stages": stage_res}
@@ -840,6 +885,8 @@ def write_markdown(path: Path, result: dict, triage: dict | None = None) -> None
          *([f"- {s['carried']} kills carried from the run at commit {result.get('carried_from')} (nothing "
             f"outside tests/ changed since, and each killing test file is unchanged); the other mutants ran "
             f"on this tree"] if s["carried"] else []),
+         *([f"- test files new or changed since that run (they pass on the no-op tree, and their stage is never "
+            f"skipped): {', '.join(result['sanity']['fresh_tests'])}"] if result.get("sanity", {}).get("fresh_tests") else []),
          f"- killed {s['killed']}, timeout {s['timeout']} (counted as killed), error {s['error']} "
          f"(counted as killed), survived {s['survived']}", "",
          "## Per file", "", "| file | mutants | killed by check | killed | survived |", "|---|---|---|---|---|"]
@@ -963,8 +1010,10 @@ def main(argv=None) -> int:
     ap.add_argument("--list", action="store_true", help="print the selected mutants and exit")
     ap.add_argument("--resume", action="store_true", help="reuse the records of --json for mutants of the same "
                     "tree, timeout and workers (a run rewrites --json after every mutant)")
-    ap.add_argument("--carry", metavar="OLD_JSON", help="reuse the kills of an earlier run (see above); survivors "
-                    "and new mutants run again")
+    ap.add_argument("--carry", metavar="OLD_JSON", nargs="+", help="reuse the kills of earlier runs of one commit "
+                    "(see above; several files: one run split with --ids); survivors and new mutants run again")
+    ap.add_argument("--ids", metavar="FIRST-LAST", help="run only the mutants M<FIRST>..M<LAST> of the sample (the "
+                    "baseline is that of the whole sample; to split one run over processes)")
     ap.add_argument("--json", default=str(ROOT / "build" / "mutation_code.json"))
     ap.add_argument("--md", default=str(ROOT / "build" / "mutation_code.md"))
     args = ap.parse_args(argv)
@@ -994,20 +1043,33 @@ def main(argv=None) -> int:
         for out in (args.json, args.md):
             if Path(out).is_dir():
                 raise UsageError(f"output {out!r} is a directory")
+        id_range = None
+        if args.ids:
+            try:
+                id_range = tuple(int(x.strip().lstrip("Mm")) for x in args.ids.split("-"))
+                if len(id_range) != 2 or id_range[0] > id_range[1]:
+                    raise ValueError
+            except ValueError:
+                raise UsageError(f"--ids must be FIRST-LAST, e.g. M031-M060, got {args.ids!r}") from None
         try:
             triage = load_triage()
         except (OSError, ValueError) as ex:
             raise UsageError(f"triage file: {ex}") from None
         carry_old, carry_commit = {}, None
         if args.carry:
-            try:
-                old = json.loads(Path(args.carry).read_text())
-                carry_commit = old["commit"]
-                if old.get("config", {}).get("timeout") != timeout or old.get("config", {}).get("workers") != workers:
-                    raise UsageError(f"--carry {args.carry!r}: ran with another --timeout or --workers")
-                carry_old = {r["key"]: r for r in old["mutants"]}
-            except (OSError, ValueError, KeyError, TypeError) as ex:
-                raise UsageError(f"--carry {args.carry!r}: not a mutation_code result ({type(ex).__name__})") from None
+            for fname in args.carry:
+                try:
+                    old = json.loads(Path(fname).read_text())
+                    commit_i, cfg = old["commit"], old.get("config", {})
+                    rows = {r["key"]: r for r in old["mutants"]}
+                except (OSError, ValueError, KeyError, TypeError) as ex:
+                    raise UsageError(f"--carry {fname!r}: not a mutation_code result ({type(ex).__name__})") from None
+                if cfg.get("timeout") != timeout or cfg.get("workers") != workers:
+                    raise UsageError(f"--carry {fname!r}: ran with another --timeout or --workers")
+                if carry_commit not in (None, commit_i):
+                    raise UsageError(f"--carry: the runs are of different commits ({carry_commit}, {commit_i})")
+                carry_commit = commit_i
+                carry_old.update(rows)
             blockers = carry_blockers(ROOT, carry_commit)
             if blockers:
                 raise UsageError(f"--carry: code changed since {carry_commit}: {'; '.join(blockers[:3])}")
@@ -1026,7 +1088,12 @@ def main(argv=None) -> int:
     t_start, commit = time.monotonic(), _commit(ROOT)
     sane = {"ok": None, "coverage": None}
     tree_key = tree_hash(ROOT)
-    if not args.no_sanity:
+    if args.carry and not args.no_sanity:
+        sane = carried_baseline(ROOT, args.carry[0], carry_commit, test_union, timeout, log)
+        if not sane["ok"]:
+            log("[mutate_code] the carried baseline does not hold on this tree; no benchmark run")
+            return 3
+    elif not args.no_sanity:
         cache = Path(args.json).with_suffix(".baseline.json")
         bkey = f"{tree_key}|{workers}|{not args.no_coverage}|{','.join(test_union)}"
         try:
@@ -1056,6 +1123,8 @@ def main(argv=None) -> int:
             return 3
     cov = sane.get("coverage")
 
+    if id_range:
+        chosen = [m for m in chosen if id_range[0] <= int(m.id[1:]) <= id_range[1]]
     records: dict[str, dict] = {}
     times: dict[str, dict] = {}
     previous = {}

@@ -139,7 +139,7 @@ def test_kill_rates_count_timeouts_and_errors_as_kills_and_say_which_stage():
     assert (s["timeout"], s["error"], s["survived"]) == (1, 1, 1)
 
 
-@pytest.mark.parametrize("argv", [["--only", "proofs/claims_10_landscape.py"], ["--limit", "0"], ["--seed", "x"]])
+@pytest.mark.parametrize("argv", [["--only", "proofs/claims_10_landscape.py"], ["--limit", "0"], ["--seed", "x"], ["--ids", "M5"], ["--ids", "M9-M3"]])
 def test_bad_arguments_exit_2_with_one_line(argv, capsys):
     assert M.main([*argv, "--list"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -195,3 +195,18 @@ def test_kills_carry_only_when_the_code_and_the_killing_test_file_are_unchanged(
     assert not M.carried_kill(M.ROOT, head, rec("tests", "tests/no_such_file_xyz.py::test_x"))
     if M.file_unchanged(M.ROOT, head, "tests/test_engine.py"):       # (unless this tree edits it)
         assert M.carried_kill(M.ROOT, head, rec("tests", "tests/test_engine.py::test_x"))
+
+
+def test_a_test_file_new_since_a_carried_baseline_is_never_skipped():
+    m = next(x for x in _mutants() if x.in_def)
+    cov = {"check": {m.file: list(m.stmt_lines)}, "tests": {}}
+    assert M.executed_by(m, cov) == {"check": True, "tests": False}
+    old = M.TEST_MAP.get(m.file)
+    M.TEST_MAP[m.file] = ["tests/test_new_file.py"]
+    try:
+        assert M.executed_by(m, {**cov, "fresh_tests": ["tests/test_new_file.py"]})["tests"] is True
+    finally:
+        if old is None:
+            del M.TEST_MAP[m.file]
+        else:
+            M.TEST_MAP[m.file] = old
