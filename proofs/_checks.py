@@ -331,7 +331,7 @@ class NormalForm:
 
     # -- zero test in QQ(symbols)[r_i]/(r_i^2 - R_i) ----------------------------------------------------
     def is_zero(self, val) -> bool:
-        from sympy.polys.fields import field
+        from local2global.proofs._ratfield import field
 
         roots = list(self.roots.items())
         rsyms = [r for _, r in roots]
@@ -347,7 +347,7 @@ class NormalForm:
         if logs and any(pw.exp.is_negative and pw.base.has(*logs) for pw in val.atoms(sp.Pow)):
             raise Undecided("a logarithm in a denominator")
         # generators by position: branch symbols share names with the unrestricted ones
-        Kf, *gens = field([f"g{i}" for i in range(len(base))] or ["g0"], sp.QQ)
+        Kf, *gens = field(len(base) or 1)
         env = dict(zip(base, gens))
         one, zero = Kf(1), Kf(0)
 
