@@ -91,7 +91,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET_GLOBS = ("symbolic/*.py", "numeric/**/*.py", "proofs/_certify.py", "proofs/_checks.py")
+TARGET_GLOBS = ("symbolic/*.py", "numeric/**/*.py", "proofs/_certify.py", "proofs/_checks.py", "proofs/_ratfield.py")
 
 # package-dir of pyproject.toml: import name -> folder of the tree
 PACKAGE_DIR = {"local2global": "src/local2global", "local2global.symbolic": "symbolic",
@@ -144,6 +144,7 @@ TEST_MAP: dict[str, list[str]] = {
     "numeric/transformer/fullmodel.py": ["tests/test_fullmodel.py"],
     "proofs/_certify.py": ["tests/test_certify.py"],
     "proofs/_checks.py": ["tests/test_certify.py", "tests/test_mutate.py"],
+    "proofs/_ratfield.py": ["tests/test_ratfield.py", "tests/test_certify.py"],
 }
 
 # tests written for survivors of this benchmark: the contracts of small helpers (one file, so that an
@@ -838,9 +839,9 @@ def auto_reason(m: Mutant, cov: dict | None) -> tuple[str, list[str]]:
 def summarize(records: list[dict], triage: dict | None = None) -> dict:
     n = len(records)
     by = lambda pred: sum(1 for r in records if pred(r))
-    triage = triage or {}
-    equivalent = sorted(r["id"] for r in records if r["outcome"] == "survived" and r.get("key") in triage)
-    contradicted = sorted(r["id"] for r in records if r["outcome"] != "survived" and r.get("key") in triage)
+    eq = {k for k, v in (triage or {}).items() if v.get("verdict") == "equivalent"}
+    equivalent = sorted(r["id"] for r in records if r["outcome"] == "survived" and r.get("key") in eq)
+    contradicted = sorted(r["id"] for r in records if r["outcome"] != "survived" and r.get("key") in eq)
     killed_check = by(lambda r: r["outcome"] != "survived" and r["stage"] == "check")
     killed = by(lambda r: r["outcome"] != "survived")
     pct = lambda k: f"{k}/{n} = {100 * k / n:.1f}%" if n else "0/0"
@@ -921,13 +922,14 @@ TRIAGE_FILE = ROOT / "benchmarks" / "mutation_triage.json"
 
 
 def load_triage(path: Path = TRIAGE_FILE) -> dict[str, dict]:
-    """{mutant key: {"verdict": "equivalent", "why": ...}}; every entry must give its reason."""
+    """{mutant key: {"verdict": "equivalent" | "unseen", "why": ...}}; every entry must give its reason.
+    "unseen" explains a survivor that is not equivalent (it stays in the denominator of the kill rate)."""
     if not path.is_file():
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
     for key, v in data.items():
-        if v.get("verdict") != "equivalent" or not v.get("why"):
-            raise ValueError(f"{path.name}: entry {key} needs verdict 'equivalent' and a reason")
+        if v.get("verdict") not in ("equivalent", "unseen") or not v.get("why"):
+            raise ValueError(f"{path.name}: entry {key} needs verdict 'equivalent' or 'unseen' and a reason")
     return data
 
 
