@@ -844,7 +844,7 @@ def summarize(records: list[dict], triage: dict | None = None) -> dict:
     contradicted = sorted(r["id"] for r in records if r["outcome"] != "survived" and r.get("key") in eq)
     killed_check = by(lambda r: r["outcome"] != "survived" and r["stage"] == "check")
     killed = by(lambda r: r["outcome"] != "survived")
-    pct = lambda k: f"{k}/{n} = {100 * k / n:.1f}%" if n else "0/0"
+    pct = lambda k, d=n: f"{k}/{d} = {100 * k / d:.1f}%" if d else "0/0"
     per_file: dict[str, dict] = {}
     per_op: dict[str, dict] = {}
     for r in records:
@@ -854,10 +854,8 @@ def summarize(records: list[dict], triage: dict | None = None) -> dict:
             row["killed"] += r["outcome"] != "survived"
             row["killed_by_check"] += r["outcome"] != "survived" and r["stage"] == "check"
             row["survived"] += r["outcome"] == "survived"
-    n_eq = n - len(equivalent)
-    k_all = by(lambda r: r["outcome"] != "survived")
     return {"mutants": n, "equivalent": equivalent, "triage_contradicted": contradicted,
-            "kill_rate_non_equivalent": f"{k_all}/{n_eq} = {100 * k_all / n_eq:.1f}%" if n_eq else "0/0",
+            "kill_rate_non_equivalent": pct(killed, n - len(equivalent)),
             "carried": by(lambda r: bool(r.get("carried_from"))),
             "killed": by(lambda r: r["outcome"] == "killed"),
             "timeout": by(lambda r: r["outcome"] == "timeout"), "error": by(lambda r: r["outcome"] == "error"),

@@ -732,6 +732,11 @@ def _same_equation(derived_eq, lhs, rhs, branches) -> tuple[bool, str]:
     return True, "exact"
 
 
+def _split_region(region) -> tuple[list, list]:
+    """A printed family as (its equations (lhs, rhs), its condition or nothing)."""
+    return [x for x in region if isinstance(x, tuple)], [x for x in region if not isinstance(x, tuple)]
+
+
 def critical_sets_outcome(derived, form: dict, ctx: Context, branches=None, cond_branches=None) -> Outcome:
     """Derived critical families (`CriticalSet`s, by name) against the printed ones, exactly.
 
@@ -746,8 +751,7 @@ def critical_sets_outcome(derived, form: dict, ctx: Context, branches=None, cond
     for name, cs in derived.items():
         if name not in form:
             continue
-        eqs = [x for x in form[name] if isinstance(x, tuple)]
-        cond = [x for x in form[name] if not isinstance(x, tuple)]
+        eqs, cond = _split_region(form[name])
         d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
         if len(eqs) != len(d_eqs):
             ok = False
@@ -821,8 +825,7 @@ def same_region(cs, region, branches=None) -> bool:
     """A derived critical family (`CriticalSet`) and a printed one (equation tuples (lhs, rhs) and an optional
     condition) are the same set, exactly: equation by equation (`_same_equation` on `branches`, by default
     the w-branches with w = 0), then the conditions as relations."""
-    eqs = [x for x in region if isinstance(x, tuple)]
-    cond = [x for x in region if not isinstance(x, tuple)]
+    eqs, cond = _split_region(region)
     d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
     if len(eqs) != len(d_eqs):
         return False

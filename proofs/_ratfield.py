@@ -71,9 +71,10 @@ class RationalFunction:
     def __mul__(self, other):
         o = self._lift(other)
         # cross-cancel first: the factors are reduced, so gcd(num1, den2) and gcd(num2, den1) are all there is
+        # (a gcd with a denominator is never 0: denominators are nonzero)
         g1, g2 = self.num.gcd(o.den), o.num.gcd(self.den)
-        n1, d2 = (self.num / g1, o.den / g1) if g1 != 1 and g1 != 0 else (self.num, o.den)
-        n2, d1 = (o.num / g2, self.den / g2) if g2 != 1 and g2 != 0 else (o.num, self.den)
+        n1, d2 = (self.num / g1, o.den / g1) if g1 != 1 else (self.num, o.den)
+        n2, d1 = (o.num / g2, self.den / g2) if g2 != 1 else (o.num, self.den)
         return RationalFunction(self.K, n1 * n2, d1 * d2, reduce=False)
 
     __rmul__ = __mul__
@@ -95,8 +96,7 @@ class RationalFunction:
         return RationalFunction(self.K, self.num ** n, self.den ** n, reduce=False)
 
     def __eq__(self, other):
-        if isinstance(other, (int, Fraction)) or not isinstance(other, RationalFunction):
-            other = self._lift(other)
+        other = self._lift(other)
         return self.num * other.den == other.num * self.den
 
     def __ne__(self, other):
