@@ -1,5 +1,10 @@
 """Benchmarks: one command, `python benchmarks/run.py`, writes build/bench.json.
 
+First runs against the budgets of issue 15 (`BUDGETS`): `l2g all` (everything), `l2g check`, `l2g eval` and a
+single `l2g flow`, each with a new empty cache and then warm. Our R^2 flow against mpmath.odefun (Taylor) on
+the same trajectory to the same tolerance at 30 and 50 digits (`flow_vs_odefun_dps30/50`). Every result
+records the 1-minute load average at its start.
+
 Cold CLI runs (a fresh interpreter each, so import and first-derivation costs count): `l2g derive`,
 `l2g check`, `l2g flow` at dps 30 and 50, the boundary suite (`l2g flow --suite`), `l2g prob`,
 `l2g all` without figures; the median time of one flow to its limit at dps 30 and 50 (20 random starts,
@@ -45,14 +50,16 @@ def _help_text(name: str) -> str:
     return r.stdout
 
 
-def _cold(name: str, argv: list[str], timeout: float = 1800) -> dict:
-    """Run `l2g <argv>` in a fresh interpreter; wall time, exit code, last stderr line on failure."""
+def _cold(name: str, argv: list[str], timeout: float = 1800, cache: str | None = None) -> dict:
+    """Run `l2g <argv>` in a fresh interpreter; wall time, exit code, last stderr line on failure. With `cache`
+    the run's $L2G_CACHE (derivations, training runs, basin maps) is that folder (a new empty one: "cold")."""
     if not _has_command(name):
         return {"status": "skipped: not available", "command": "l2g " + " ".join(argv)}
+    env = dict(os.environ, **({"L2G_CACHE": cache} if cache else {}))
     t0 = time.perf_counter()
     try:
         r = subprocess.run([sys.executable, "-m", "local2global", *argv], capture_output=True, text=True,
-                           timeout=timeout, cwd=ROOT)
+                           timeout=timeout, cwd=ROOT, env=env)
     except subprocess.TimeoutExpired:
         return {"status": f"timeout after {timeout} s", "command": "l2g " + " ".join(argv)}
     dt = time.perf_counter() - t0
@@ -63,8 +70,42 @@ def _cold(name: str, argv: list[str], timeout: float = 1800) -> dict:
     return out
 
 
-def cli_steps(build: Path) -> dict:
+#: the time budgets of issue 15 (seconds, 2-core machine): here, never in timed tests
+BUDGETS = {"all_cold": 120, "check_cold": 15, "check_warm": 15, "eval_cold": 1.5, "eval_warm": 1.5,
+           "flow_cold": 1.5, "flow_warm": 1.5}
+
+
+def _budgeted(name: str, res: dict) -> dict:
+    if name in BUDGETS and "seconds" in res:
+        res.update(budget_seconds=BUDGETS[name], within_budget=res["seconds"] <= BUDGETS[name])
+    return res
+
+
+def first_run_steps(build: Path) -> dict:
+    """The first-run targets: each command once with a new empty cache ("cold"), then again with the cache
+    that run filled ("warm"): `l2g all` (everything), `l2g check`, `l2g eval` and a single R^2 `l2g flow`."""
+    import shutil
+    import tempfile
     steps = {}
+    commands = {"all": ["all", "--out", str(build / "all_full")], "check": ["check", "--out", str(build / "check_cold")],
+                "eval": ["eval", "--p", "0.3", "--q", "0.4", "--e", "0.5", "--w", "0.2"],
+                "flow": ["flow", "--p", "0.9", "--q", "0.9", "--e0", "0.5", "--w0", "0.3"]}
+    for label, argv in commands.items():
+        def run(label=label, argv=argv):
+            cache = tempfile.mkdtemp(prefix=f"l2g-bench-{label}-")
+            try:
+                cold = _budgeted(f"{label}_cold", _cold(argv[0], argv, cache=cache))
+                if label == "all":
+                    return cold
+                return {"cold": cold, "warm": _budgeted(f"{label}_warm", _cold(argv[0], argv, cache=cache))}
+            finally:
+                shutil.rmtree(cache, ignore_errors=True)
+        steps[f"{label}_first_run"] = run
+    return steps
+
+
+def cli_steps(build: Path) -> dict:
+    steps = first_run_steps(build)
     steps["derive"] = lambda: _cold("derive", ["derive", "--out", str(build / "derive")])
     steps["check"] = lambda: _cold("check", ["check", "--out", str(build / "check")])   # checks.json + report
     for dps in (30, 50):
@@ -78,6 +119,8 @@ def cli_steps(build: Path) -> dict:
     steps["boundary_suite"] = boundary
     for dps in (30, 50):
         steps[f"flow_median_dps{dps}"] = lambda dps=dps: flow_median(dps)
+    for dps in (30, 50):
+        steps[f"flow_vs_odefun_dps{dps}"] = lambda dps=dps: flow_vs_odefun(dps)
     steps["prob"] = lambda: _cold("prob", ["prob", "--p", "0.9", "--q", "0.9", "--sigma", "0.02", "--json"])
 
     def all_no_figures():
@@ -114,6 +157,43 @@ def flow_median(dps: int, n: int = 20) -> dict:
         statuses[res.status] = statuses.get(res.status, 0) + 1
     return {"starts": n, "dps": dps, "median_seconds": round(float(np.median(times)), 3),
             "max_seconds": round(max(times), 3), "statuses": statuses}
+
+
+def flow_vs_odefun(dps: int, t_max: int = 5) -> dict:
+    """Our R^2 flow against mpmath.odefun (Taylor series) on the same trajectory (p = q = 9/10 from (1/2, 1/3),
+    no energy projection) to the same tolerance 10^-(dps/2) per step, at `dps` digits: both timed (warm
+    process, ours compiled), both compared at the time T where our run stopped (the first step end >= t_max)
+    with odefun at dps + 15 digits and its default tolerance (the reference, timed apart)."""
+    import mpmath as mp
+
+    from local2global.numeric.dynamics.flow import ReducedFlow
+    from local2global.numeric.precision import GUARD, flow_rtol
+    start = (Fraction(1, 2), Fraction(1, 3))
+    fl = ReducedFlow(Fraction(9, 10), Fraction(9, 10))
+    fl.run(start, dps=dps)                                                   # compile once
+
+    def field(t, y):
+        return [-g for g in fl.grad(y)]
+
+    def y0():
+        return [mp.mpf(x.numerator) / x.denominator for x in start]
+    t0 = time.perf_counter()
+    ours = fl.run(start, dps=dps, project=False, t_max=t_max)
+    t_ours = time.perf_counter() - t0
+    with mp.workdps(dps + GUARD):
+        t0 = time.perf_counter()
+        theirs = mp.odefun(field, 0, y0(), tol=flow_rtol(dps))(ours.t)
+        t_theirs = time.perf_counter() - t0
+    with mp.workdps(dps + 15):
+        t0 = time.perf_counter()
+        ref = mp.odefun(field, 0, y0())(ours.t)
+        t_ref = time.perf_counter() - t0
+        err = [max(abs(a - b) for a, b in zip(y, ref)) for y in (ours.theta, theirs)]
+    return {"dps": dps, "T": mp.nstr(ours.t, 6), "steps_ours": ours.steps, "tolerance": f"1e-{dps // 2}",
+            "ours_seconds": round(t_ours, 4), "odefun_seconds": round(t_theirs, 3),
+            "ratio_ours_over_odefun": float(f"{t_ours / t_theirs:.3g}"),
+            "error_ours": mp.nstr(err[0], 3), "error_odefun": mp.nstr(err[1], 3),
+            "reference": f"odefun at {dps + 15} digits ({t_ref:.1f} s)"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,10 +308,12 @@ def main(argv=None) -> int:
         if args.only and name not in args.only:
             continue
         print(f"[bench] {name} ...", file=sys.stderr, flush=True)
+        load = os.getloadavg()[0]
         try:
             results[name] = fn()
         except Exception as ex:    # a benchmark that breaks is reported, the others still run
             results[name] = {"status": f"error: {type(ex).__name__}: {ex}"}
+        results[name]["load_1min_at_start"] = round(load, 2)        # the machine's load: read numbers with it
         print(f"[bench] {name}: {json.dumps(results[name])[:300]}", file=sys.stderr, flush=True)
     if args.only and out_path.exists():     # a partial rerun updates its steps and keeps the others
         try:

@@ -67,7 +67,8 @@ def certify_sign(expr: sp.Expr, box: dict, sign: int, where=(), max_depth: int =
         f = arb_function(expr, syms)
         gs = [arb_function(g, syms) for g in where]
         cert = Certificate(ok=False, region=region)
-        stack = [(tuple((Fraction(str(sp.Rational(lo))), Fraction(str(sp.Rational(hi)))) for lo, hi in box.values()), 0)]
+        start = tuple((Fraction(str(sp.Rational(lo))), Fraction(str(sp.Rational(hi)))) for lo, hi in box.values())
+        stack = [(start, 0)]
         while stack:
             bx, depth = stack.pop()
             cert.evaluations += 1
@@ -86,8 +87,7 @@ def certify_sign(expr: sp.Expr, box: dict, sign: int, where=(), max_depth: int =
                                 "interval": str(val), "depth": depth}
                 return cert
             # bisect the widest side (relative to the initial width, so scales do not matter)
-            widths = [(hi - lo) / (Fraction(str(sp.Rational(b[1]))) - Fraction(str(sp.Rational(b[0]))) or 1)
-                      for (lo, hi), b in zip(bx, box.values())]
+            widths = [(hi - lo) / ((b_hi - b_lo) or 1) for (lo, hi), (b_lo, b_hi) in zip(bx, start)]
             k = max(range(len(bx)), key=lambda i: widths[i])
             lo, hi = bx[k]
             mid = (lo + hi) / 2

@@ -277,7 +277,7 @@ def propagate(records: list[Record]) -> list[Record]:
     return records
 
 
-def _prewarm() -> None:
+def prewarm() -> None:
     """Derive, before the workers fork, what most claims use (both models, their critical sets and energies,
     the structure): the workers inherit it instead of each deriving it again."""
     from local2global.symbolic import basins, canonical_model, energy_on_w_axis, structure
@@ -306,7 +306,7 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
 
     claims = closure(claims) if dependencies else list(claims)
     if len(claims) > 1 and workers != 1:
-        _prewarm()
+        prewarm()
     records = []
     # fork: the workers inherit the loaded registry (and its lambdas, which cannot be pickled)
     with make_executor(1 if len(claims) < 2 else workers, start_method="fork") as ex:

@@ -22,6 +22,7 @@ import sympy as sp
 
 from local2global.numeric.dynamics import basins as nbasins
 from local2global.numeric.dynamics.flow import ReducedFlow, integrate
+from local2global.numeric.evaluate.mpfr import MPFR, rebind
 from local2global.numeric.precision import limit_tolerances
 from local2global.proofs._checks import identity, rational_in
 from local2global.proofs._registry import Outcome, claim, combine
@@ -52,8 +53,9 @@ def _flow(p, q, e0, w0, dps, project=False, stop="critical"):
             th = [mp.mpf(x.numerator) / x.denominator for x in (e0, w0)]
         # |∇L| <= 10^-(dps/2 - 2): the integrator tracks its path to ~10^-(dps/2), so |∇L| cannot fall much
         # lower; the end point is then within ~|∇L|/λ of Θ* (λ > 0 in the normal direction)
-        return integrate(fl.grad, th, dps=dps, energy_fn=fl.energy if w0 != 0 else None,
-                         grad_tol=mp.mpf(10) ** (-(dps // 2 - 2)))
+        cb = fl.callbacks_at(dps, MPFR)
+        return integrate(cb["grad"], th, dps=dps, energy_fn=cb["energy"] if w0 != 0 else None,
+                         grad_tol=mp.mpf(10) ** (-(dps // 2 - 2)), arithmetic=MPFR)
     return fl.run((e0, w0), dps=dps, project=project)
 
 
@@ -84,10 +86,13 @@ def _branchwise(diff_of, ctx, key):
 def _drift_corroboration(form, ctx):
     """|E(θ_t) - E(θ_0)| along a flow integrated without projection, E the form under test."""
     fl = ReducedFlow(*PAIRS_GT1[0])
-    fn = {lab: sp.lambdify((e, w), form.subs(w, wb).subs(wb, w), "mpmath") for lab, wb in senergy.HALF_PLANES.items()}
+    fn = {lab: rebind(sp.lambdify((e, w), form.subs(w, wb).subs(wb, w), "mpmath"))
+          for lab, wb in senergy.HALF_PLANES.items()}
+    grad = fl.callbacks_at(ctx.flows, MPFR)["grad"]
     drifts = []
     for th in ((Fraction(1, 2), Fraction(-1, 2)), (Fraction(3, 10), Fraction(1, 2))):
-        res = integrate(fl.grad, th, dps=ctx.flows, energy_fn=lambda y: fn["w>0" if y[1] > 0 else "w<0"](*y), t_max=3)
+        res = integrate(grad, th, dps=ctx.flows, energy_fn=lambda y: fn["w>0" if y[1] > 0 else "w<0"](*y), t_max=3,
+                        arithmetic=MPFR)
         drifts.append(res.energy_drift)
     tol = mp.mpf(10) ** (-(ctx.flows // 2 - 2))
     return max(drifts) < tol, (f"max |E(theta_t) - E(theta_0)| over t in [0, 3] on 2 flows (no projection, "
@@ -544,9 +549,10 @@ def _lemma10(form, ctx):
     rows, worst_rate = [], mp.mpf(0)
     for p, q in (PAIRS_GT1[0], PAIRS_LT1[0]):
         fl = ReducedFlow(p, q)
+        cb = fl.callbacks_at(ctx.flows, MPFR)
         for th in _L10_STARTS:
-            res = integrate(fl.grad, th, dps=ctx.flows, critical_distance=fl.critical_distance, norm_max=100,
-                            max_steps=400, record=True)
+            res = integrate(cb["grad"], th, dps=ctx.flows, critical_distance=cb["critical_distance"], norm_max=100,
+                            max_steps=400, record=True, arithmetic=MPFR)
             with mp.workdps(ctx.flows + 10):
                 for _, y in res.path[:: max(1, len(res.path) // 4)][:4]:
                     g = fl.grad(y)

@@ -77,3 +77,17 @@ def test_certified_claims_weaker_than_a_proof_are_gone():
         assert cid not in reg
     for cid in ("lemma8.axis", "lemma12.i", "lemma12.ii", "lemma12.iv", "structure.G_convex"):
         assert cid in reg
+
+
+def test_interval_program_handles_shared_subexpressions_and_non_integer_powers():
+    # (x^2 + 1)^(3/2) and x^(1/3) go through exp(r log x); the shared x^2 + 1 is one step of the program
+    expr = (x**2 + 1) ** R(3, 2) + (x**2 + 1) ** -R(1, 2) + x ** R(1, 3) * sp.pi - sp.E
+    f = arb_function(expr, (x,))
+    g = sp.lambdify((x,), expr, "mpmath")
+    for lo, hi in ((R(1, 10), R(1, 5)), (R(1), R(3, 2)), (R(7, 2), R(4))):
+        iv = f(interval(lo, hi))
+        with mp.workdps(40):
+            for t in (lo, (lo + hi) / 2, hi):
+                v = g(mp.mpf(t.p) / t.q)
+                assert float(iv.lo.lower()) - 1e-12 <= float(v) <= float(iv.hi.upper()) + 1e-12
+        assert float(iv.hi.upper() - iv.lo.lower()) < 10 * float(hi - lo) * (1 + float(hi) ** 2)

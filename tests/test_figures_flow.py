@@ -47,3 +47,13 @@ def test_plotted_flow_field_equals_the_mpmath_gradient():
             g = fl.grad([mp.mpf(e), mp.mpf(w)])
             assert abs(U[0] + float(g[1])) <= 1e-9 * (1 + abs(float(g[1])))
             assert abs(V[0] + float(g[0])) <= 1e-9 * (1 + abs(float(g[0])))
+
+
+def test_figures_drawn_in_parallel_are_the_files_drawn_in_one_process(tmp_path):
+    names = ["fig1_legend", "fig1b", "fig5_p09"]
+    serial = plotting.render(str(tmp_path / "one"), names, workers=1)
+    parallel = plotting.render(str(tmp_path / "two"), names, workers=2)
+    assert [p.split("/")[-1] for p in serial] == [p.split("/")[-1] for p in parallel]
+    for a, b in zip(serial, parallel):
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            assert fa.read() == fb.read(), a

@@ -21,6 +21,10 @@ Limit detector: a run stops when the gradient vanishes exactly (a critical start
 *and not increasing* (so a start next to an unstable critical point is not mistaken for convergence).
 The paper's problems (R^2, and R^3 with attention) are wrapped by `ReducedFlow(chain, attention=...)`,
 whose gradient is G'(A)∇A with G' = F_A(A, c*(A)) and A derived (no formula retyped here).
+
+Arithmetic: `integrate` runs in mpmath by default; `ReducedFlow.run` integrates in MPFR (gmpy2, the same
+binary precision, `numeric.evaluate.mpfr`), with the same compiled code rebound, about five times faster.
+The steps are the same operations; tests/test_mpfr.py holds the two to the same steps and end points.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from typing import Callable, Sequence
 import mpmath as mp
 
 from local2global.numeric.evaluate.lambdify import mpf_exact
+from local2global.numeric.evaluate.mpfr import MPFR, MPMATH, rebind
 from local2global.numeric.evaluate.landscape import Landscape
 from local2global.numeric.precision import (GUARD, flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
                                             working)
@@ -63,11 +68,11 @@ class FlowResult:
         return self.status in ("stationary", "converged_distance", "converged_gradient")
 
 
-def _norm(v) -> mp.mpf:
-    return mp.sqrt(mp.fsum(x * x for x in v))
+def _norm(v, ar=MPMATH):
+    return ar.sqrt(ar.fsum(x * x for x in v))
 
 
-def _gbs_step(f, y0, f0, H, k):
+def _gbs_step(f, y0, f0, H, k, ar=MPMATH):
     """One extrapolated midpoint step of size H with k columns: (T_kk, error vector, evals)."""
     T = []
     evals = 0
@@ -82,7 +87,7 @@ def _gbs_step(f, y0, f0, H, k):
             z_prev, z = z, [a + 2 * h * b for a, b in zip(z_prev, fz)]
         row = [z]
         for l in range(1, j):                      # Aitken-Neville in h^2
-            ratio = mp.mpf(n) ** 2 / mp.mpf(2 * (j - l)) ** 2 - 1
+            ratio = ar.num(n) ** 2 / ar.num(2 * (j - l)) ** 2 - 1
             row.append([a + (a - b) / ratio for a, b in zip(row[l - 1], T[j - 2][l - 1])])
         T.append(row)
     best, prev = T[k - 1][k - 1], T[k - 1][k - 2]
@@ -95,7 +100,7 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
               critical_distance: Callable[[list], mp.mpf] | None = None, dist_tol=None, grad_tol=None,
               rtol=None, atol=None, order: int | None = None, t_max=None, max_steps: int = 20000,
               loss_fn: Callable[[list], mp.mpf] | None = None, record: bool = False,
-              progress: bool = False, norm_max=None) -> FlowResult:
+              progress: bool = False, norm_max=None, arithmetic=MPMATH) -> FlowResult:
     r"""Integrate dθ/dt = -grad_fn(θ) from θ_0 (any dimension) at `dps` digits until a limit is detected.
 
     grad_fn, energy_fn, energy_grad_fn, critical_distance, loss_fn take a list of mpf (the state) and
@@ -103,39 +108,54 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
     k from rtol, grad_tol = 10^-(dps-5), dist_tol = 10^-(dps/2 - 2); with `norm_max` a run whose |θ|
     exceeds it stops with status "unbounded". Returns a FlowResult whose
     numbers are mpf at the working precision. Never raises on non-convergence: the status says so.
+
+    `arithmetic` is the number type of the state and of every callback: `MPMATH` (mpf, the default) or
+    `MPFR` (gmpy2.mpfr at the same binary precision, `numeric.evaluate.mpfr`; about five times faster).
+    The steps are the same arithmetic operations either way; only the rounding of exp, log and sqrt
+    (correctly rounded in MPFR) can differ, in the last bit of the working precision.
     """
-    with mp.workdps(dps + GUARD):
-        y = [mpf_exact(x) for x in theta0]
+    ar = arithmetic
+    with mp.workdps(dps + GUARD), ar.context():
         rtol = flow_rtol(dps) if rtol is None else mp.mpf(rtol)
         atol = flow_atol(dps) if atol is None else mp.mpf(atol)
         grad_tol = flow_grad_tol(dps) if grad_tol is None else mp.mpf(grad_tol)
         dist_tol = flow_dist_tol(dps) if dist_tol is None else mp.mpf(dist_tol)
         digits = max(4, int(-mp.log10(rtol)))
+        y = [ar.num(mpf_exact(x)) for x in theta0]
+        rtol, atol, grad_tol, dist_tol = map(ar.num, (rtol, atol, grad_tol, dist_tol))
+        t_max = None if t_max is None else ar.num(mpf_exact(t_max))
+        norm_max = None if norm_max is None else ar.num(mpf_exact(norm_max))
+        one, tenth, fifth, nine_tenths, five = (ar.num(1), ar.num(1) / 10, ar.num(1) / 5, ar.num(9) / 10,
+                                                ar.num(5))
+        loss_slack = ar.num(10) ** (-dps)
         k = order // 2 if order else min(12, max(4, (digits + 3) // 2))
         f = lambda z: [-g for g in grad_fn(z)]          # noqa: E731  (the flow's vector field)
         E0 = energy_fn(y) if energy_fn else None
-        drift = mp.mpf(0)
+        drift = ar.num(0)
         L_prev = loss_fn(y) if loss_fn else None
         monotone = True if loss_fn else None
-        t = mp.mpf(0)
+        t = ar.num(0)
         f0 = f(y)
         evals, steps, rejected, consecutive = 1, 0, 0, 0
         path = [(t, list(y))] if record else []
-        gnorm = _norm(f0)
+        gnorm = _norm(f0, ar)
         dist = critical_distance(y) if critical_distance else None
-        max_norm = _norm(y)
+        max_norm = _norm(y, ar)
 
         def result(status):
-            return FlowResult(theta=y, t=t, status=status, steps=steps, rejected=rejected, evals=evals,
-                              grad_norm=gnorm, distance=dist, energy0=E0,
-                              energy_end=energy_fn(y) if energy_fn else None,
-                              energy_drift=drift if energy_fn else None, projected=bool(project and energy_fn),
-                              loss_monotone=monotone, order=2 * k, max_norm=max_norm, path=path)
+            m = ar.to_mpf
+            opt = lambda x: None if x is None else m(x)      # noqa: E731
+            return FlowResult(theta=[m(x) for x in y], t=m(t), status=status, steps=steps, rejected=rejected,
+                              evals=evals, grad_norm=m(gnorm), distance=opt(dist), energy0=opt(E0),
+                              energy_end=m(energy_fn(y)) if energy_fn else None,
+                              energy_drift=m(drift) if energy_fn else None, projected=bool(project and energy_fn),
+                              loss_monotone=monotone, order=2 * k, max_norm=m(max_norm),
+                              path=[(m(s), [m(x) for x in th]) for s, th in path])
 
         if gnorm == 0:
             return result("stationary")
         scale = max(abs(x) for x in y) + atol
-        H = min(mp.mpf(1), mp.mpf(1) / 10 * scale / gnorm)
+        H = min(one, tenth * scale / gnorm)
         bar = None
         if progress:
             from tqdm import tqdm
@@ -146,15 +166,16 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
                     return result("max_steps")
                 if t_max is not None and t >= t_max:
                     return result("t_max")
-                y1, err_vec, ev = _gbs_step(f, y, f0, H, k)
+                y1, err_vec, ev = _gbs_step(f, y, f0, H, k, ar)
                 evals += ev
                 err = max(abs(d) / (atol + rtol * max(abs(a), abs(b))) for d, a, b in zip(err_vec, y, y1))
-                if err > 1 or not all(mp.isfinite(x) for x in y1):
+                if err > 1 or not all(ar.isfinite(x) for x in y1):
                     rejected += 1
                     consecutive += 1
                     if consecutive > 60:          # step size collapsed: a singularity ahead (e.g. blow-up)
                         return result("stalled")
-                    H = H * max(mp.mpf(1) / 5, mp.mpf(9) / 10 * (err ** (-mp.mpf(1) / (2 * k - 1)) if mp.isfinite(err) and err > 0 else mp.mpf(1) / 5))
+                    H = H * max(fifth, nine_tenths * (err ** (-one / (2 * k - 1)) if ar.isfinite(err) and err > 0
+                                                      else fifth))
                     continue
                 t += H
                 steps += 1
@@ -162,23 +183,23 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
                 if energy_fn:
                     drift = max(drift, abs(energy_fn(y1) - E0) if not project else drift + abs(energy_fn(y1) - energy_fn(y)))
                     if project and energy_grad_fn:
-                        y1 = _project(y1, energy_fn, energy_grad_fn, E0, atol)
+                        y1 = _project(y1, energy_fn, energy_grad_fn, E0, atol, ar=ar)
                 y = y1
-                max_norm = max(max_norm, _norm(y))
+                max_norm = max(max_norm, _norm(y, ar))
                 f0 = f(y)
                 evals += 1
-                gnorm = _norm(f0)
+                gnorm = _norm(f0, ar)
                 if loss_fn:
                     L_now = loss_fn(y)
-                    if L_now > L_prev + mp.mpf(10) ** (-dps) * (1 + abs(L_prev)):
+                    if L_now > L_prev + loss_slack * (1 + abs(L_prev)):
                         monotone = False
                     L_prev = L_now
                 if record:
                     path.append((t, list(y)))
                 if bar is not None:
                     bar.update(1)
-                fac = mp.mpf(9) / 10 * (err ** (-mp.mpf(1) / (2 * k - 1)) if err > 0 else mp.mpf(5))
-                H = H * min(mp.mpf(5), max(mp.mpf(1) / 5, fac))
+                fac = nine_tenths * (err ** (-one / (2 * k - 1)) if err > 0 else five)
+                H = H * min(five, max(fifth, fac))
                 if gnorm == 0:
                     return result("stationary")
                 if norm_max is not None and max_norm > norm_max:
@@ -196,14 +217,14 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
                 bar.close()
 
 
-def _project(y, energy_fn, energy_grad_fn, E0, atol, iterations: int = 3):
+def _project(y, energy_fn, energy_grad_fn, E0, atol, iterations: int = 3, ar=MPMATH):
     """Newton projection onto {E = E0} along grad E; skipped where |grad E| is too small to be safe."""
     for _ in range(iterations):
         r = energy_fn(y) - E0
         if r == 0:
             break
         g = energy_grad_fn(y)
-        g2 = mp.fsum(x * x for x in g)
+        g2 = ar.fsum(x * x for x in g)
         if g2 <= atol:       # next to a critical point of E (the saddle): leave the step as integrated
             break
         y = [a - r * b / g2 for a, b in zip(y, g)]
@@ -263,28 +284,80 @@ class ReducedFlow:
         r"""Distance-like measures to each critical set: "star" = |A - A*|/|∇A| (to first order the distance to
         Θ*), "e" = |e| (to the line/plane e = 0), and with attention "station" = |e| |(1 + ae^2, 1 + 2w|w|)|
         (to Θ_station, away from e = 0). The stopping rule and the classifier of a limit both use these."""
-        gA = _norm(self.grad_A(theta))
-        out = {"star": abs(self.A(theta) - self.A_star()) / gA if gA != 0 else mp.inf, "e": abs(theta[0])}
-        if self.attention:
-            out["station"] = (abs(theta[0]) * mp.sqrt(self.fns["gain"](*theta) ** 2 + self.fns["t"](*theta) ** 2)
-                              if abs(theta[0]) > mp.mpf(10) ** (-3) else mp.inf)
-        return out
+        return _distances(self.fns, self.A_star(), self.attention, MPMATH, theta)
 
     def critical_distance(self, theta) -> mp.mpf:
         """min of `distances`: the integrator stops when it is small and not increasing."""
         return min(self.distances(theta).values())
 
+    def _mpfr_fns(self):
+        """The compiled functions of `fns` the flow calls, rebound to MPFR (`numeric.evaluate.mpfr`)."""
+        if "_mpfr" not in self.__dict__:
+            self._mpfr = _Rebound(self.fns)
+        return self._mpfr
+
+    def callbacks(self, arithmetic=MPMATH) -> dict:
+        """grad, energy, energy_grad, critical_distance and loss as functions of a state in `arithmetic`'s
+        numbers (the same compiled code and the same formulas as the methods above). Build them inside the
+        integrator's precision context: p, q and A* are converted once, at that precision."""
+        if arithmetic is MPMATH:
+            return dict(grad=self.grad, energy=self.energy, energy_grad=self.energy_grad,
+                        critical_distance=self.critical_distance, loss=self.loss)
+        ar, F = arithmetic, self._mpfr_fns()
+        p, q = (ar.num(x) for x in self._pq())
+        A_star = ar.num(self.A_star())
+        grad_L, E, grad_E = F["grad_L"], F["E"], F["grad_E"]
+        return dict(
+            grad=lambda th: list(grad_L(p, q, *th)),
+            energy=lambda th: None if th[1] == 0 else E(*th),
+            energy_grad=lambda th: [g(*th) for g in grad_E],
+            critical_distance=lambda th: min(_distances(F, A_star, self.attention, ar, th).values()),
+            # only a monitor (off by default): evaluated in mpmath, exactly converted both ways
+            loss=lambda th: ar.num(self.loss([ar.to_mpf(x) for x in th])))
+
+    def callbacks_at(self, dps: int, arithmetic=MPFR) -> dict:
+        """`callbacks(arithmetic)` built at the working precision of a flow integrated at `dps` digits (for
+        `integrate(..., dps=dps, arithmetic=arithmetic)`)."""
+        with working(dps), arithmetic.context():
+            return self.callbacks(arithmetic)
+
     def run(self, theta0, *, dps: int = 30, project: bool | None = None, record: bool = False,
-            progress: bool = False, max_steps: int = 20000, loss: bool = False, **kw) -> FlowResult:
+            progress: bool = False, max_steps: int = 20000, loss: bool = False, arithmetic=MPFR,
+            **kw) -> FlowResult:
         """Integrate from θ_0 with the energy monitor (projection onto E = E(θ_0): on by default in R^2 off
-        the e-axis, off by default with attention, where the reported drift is the plain |E(θ_t) - E(θ_0)|)."""
+        the e-axis, off by default with attention, where the reported drift is the plain |E(θ_t) - E(θ_0)|).
+        The state is integrated in MPFR by default (`arithmetic=MPMATH` for mpmath); the result is mpf."""
         with working(dps):
             th = [mpf_exact(x) for x in theta0]
         on_axis = th[1] == 0
         if project is None:
             project = not on_axis and not self.attention
-        return integrate(self.grad, th, dps=dps,
-                         energy_fn=None if on_axis else self.energy,
-                         energy_grad_fn=None if on_axis else self.energy_grad, project=project and not on_axis,
-                         critical_distance=self.critical_distance, record=record, progress=progress,
-                         max_steps=max_steps, loss_fn=self.loss if loss else None, **kw)
+        cb = self.callbacks_at(dps, arithmetic)
+        return integrate(cb["grad"], th, dps=dps,
+                         energy_fn=None if on_axis else cb["energy"],
+                         energy_grad_fn=None if on_axis else cb["energy_grad"], project=project and not on_axis,
+                         critical_distance=cb["critical_distance"], record=record, progress=progress,
+                         max_steps=max_steps, loss_fn=cb["loss"] if loss else None, arithmetic=arithmetic, **kw)
+
+
+class _Rebound(dict):
+    """name -> the compiled function fns[name] rebound to MPFR (a tuple of functions, each), on first use."""
+
+    def __init__(self, fns):
+        super().__init__()
+        self.fns = fns
+
+    def __missing__(self, key):
+        fn = self.fns[key]
+        val = self[key] = tuple(map(rebind, fn)) if isinstance(fn, tuple) else rebind(fn)
+        return val
+
+
+def _distances(F, A_star, attention: bool, ar, theta) -> dict:
+    """`ReducedFlow.distances` with the compiled functions F in arithmetic `ar` (one formula for both)."""
+    gA = _norm([g(*theta) for g in F["grad_A_list"]], ar)
+    out = {"star": abs(F["A"](*theta) - A_star) / gA if gA != 0 else ar.inf, "e": abs(theta[0])}
+    if attention:
+        out["station"] = (abs(theta[0]) * ar.sqrt(F["gain"](*theta) ** 2 + F["t"](*theta) ** 2)
+                          if abs(theta[0]) > ar.num(10) ** (-3) else ar.inf)
+    return out

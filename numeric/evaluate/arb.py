@@ -43,6 +43,9 @@ def precision(bits: int):
 
 def arb_rational(r) -> flint.arb:
     """An exact rational (SymPy, Fraction, int) as an arb ball at the current precision."""
+    if isinstance(r, (Fraction, int)):           # the certifiers' boxes: no detour through SymPy
+        r = Fraction(r)
+        return flint.arb(flint.fmpq(r.numerator, r.denominator))
     r = sp.Rational(r)
     return flint.arb(flint.fmpq(int(r.p), int(r.q)))
 
@@ -178,50 +181,70 @@ def _check_symbols(expr, symbols):
 
 
 def arb_function(expr: sp.Expr, symbols):
-    """A callable (Iv, ...) -> Iv enclosing `expr` on intervals for `symbols` (SymPy -> arb translator)."""
+    """A callable (Iv, ...) -> Iv enclosing `expr` on intervals for `symbols` (SymPy -> arb translator).
+
+    The tree is translated once into a straight-line program (one step per distinct subexpression, children
+    first), so an evaluation does no SymPy work; each step is the interval operation of its node."""
     symbols = tuple(symbols)
     expr = sp.sympify(expr)
     _check_symbols(expr, symbols)
+    index = {s: i for i, s in enumerate(symbols)}
+    program: list = []
+    slot: dict = {}
+
+    def emit(node) -> int:
+        if node in slot:
+            return slot[node]
+        if node in index:
+            k = index[node]
+            step = lambda v, ivs: ivs[k]                                     # noqa: E731
+        elif node.is_Rational:
+            r = Fraction(int(node.p), int(node.q))
+            step = ((lambda v, ivs: Iv.point(arb_rational(r))) if node.q == 1
+                    else (lambda v, ivs: Iv.hull([arb_rational(r)])))
+        elif node is sp.pi:
+            step = lambda v, ivs: Iv.hull([flint.arb.pi()])                  # noqa: E731
+        elif node is sp.E:
+            step = lambda v, ivs: Iv.hull([flint.arb(1).exp()])              # noqa: E731
+        elif node.is_Add or node.is_Mul:
+            ks = [emit(t) for t in node.args]
+            op = operator.add if node.is_Add else operator.mul
+
+            def step(v, ivs, ks=ks, op=op):
+                out = v[ks[0]]
+                for k in ks[1:]:
+                    out = op(out, v[k])
+                return out
+        elif node.is_Pow:
+            b, ex = emit(node.base), node.exp
+            if ex.is_Integer:
+                n = int(ex)
+                step = lambda v, ivs: v[b].ipow(n)                           # noqa: E731
+            elif ex == sp.S.Half:
+                step = lambda v, ivs: _sqrt(v[b])                            # noqa: E731
+            elif ex == -sp.S.Half:
+                step = lambda v, ivs: _sqrt(v[b]).reciprocal()               # noqa: E731
+            else:
+                x = emit(ex)
+                step = lambda v, ivs: (v[x] * _log(v[b])).monotone(lambda t: t.exp())    # noqa: E731
+        elif isinstance(node, (sp.exp, sp.Abs, sp.sign)) or (isinstance(node, sp.log) and len(node.args) == 1):
+            k = emit(node.args[0])
+            unary = {sp.exp: lambda iv: iv.monotone(lambda t: t.exp()), sp.log: _log, sp.Abs: _abs,
+                     sp.sign: _sign}[type(node)]
+            step = lambda v, ivs: unary(v[k])                                # noqa: E731
+        else:
+            raise NotImplementedError(f"no arb translation for {type(node).__name__}: {node}")
+        slot[node] = len(program)
+        program.append(step)
+        return slot[node]
+
+    emit(expr)
 
     def f(*ivs):
-        env = dict(zip(symbols, ivs))
-        memo: dict = {}
-
-        def ev(node):
-            if node in memo:
-                return memo[node]
-            if node in env:
-                out = env[node]
-            elif node.is_Rational:
-                out = Iv.point(arb_rational(node)) if node.q == 1 else Iv.hull([arb_rational(node)])
-            elif node is sp.pi:
-                out = Iv.hull([flint.arb.pi()])
-            elif node is sp.E:
-                out = Iv.hull([flint.arb(1).exp()])
-            elif node.is_Add:
-                out = ev(node.args[0])
-                for t in node.args[1:]:
-                    out = out + ev(t)
-            elif node.is_Mul:
-                out = ev(node.args[0])
-                for t in node.args[1:]:
-                    out = out * ev(t)
-            elif node.is_Pow:
-                out = _pow(ev(node.base), node.exp, ev)
-            elif isinstance(node, sp.exp):
-                out = ev(node.args[0]).monotone(lambda t: t.exp())
-            elif isinstance(node, sp.log) and len(node.args) == 1:
-                out = _log(ev(node.args[0]))
-            elif isinstance(node, sp.Abs):
-                out = _abs(ev(node.args[0]))
-            elif isinstance(node, sp.sign):
-                out = _sign(ev(node.args[0]))
-            else:
-                raise NotImplementedError(f"no arb translation for {type(node).__name__}: {node}")
-            memo[node] = out
-            return out
-
-        return ev(expr)
+        v: list = []
+        for step in program:
+            v.append(step(v, ivs))
+        return v[-1]
 
     return f
 

@@ -33,6 +33,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     """
     from local2global.proofs.outputs import document
     from local2global.proofs.outputs import report
+    from local2global.numeric.infra.executor import make_executor
     from local2global.proofs._registry import Context, run_claims, select
 
     say = progress or (lambda step, done=None, total=None, item="": None)
@@ -47,7 +48,12 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         # train first (or find the runs cached), so that the first `l2g all` already has their evidence
         say("train")
         from local2global.numeric.transformer import experiments as nexp
-        nexp.train_all(progress=False)
+        from local2global.proofs._registry import prewarm
+        # training runs on one core (torch_threads): derive what the checks share on the other meanwhile
+        with make_executor(2, start_method="fork") as ex:
+            training = ex.submit(nexp.train_all, progress=progress is not None)     # its bars: terminal only
+            prewarm()
+            training.result()
         steps.append(StepResult("train", []))
     records = run_claims(claims, Context(dps=dps), workers=workers,
                          progress=lambda i, n, cid: say("check", i, n, cid))
@@ -65,8 +71,8 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
 
         def figure_progress(i, n, name):
             count[0] = n
-            say("figures", i - 1, n, name)
-        paths = plotting.render(str(out / "figures"), figure_names, progress=figure_progress)
+            say("figures", i, n, name)
+        paths = plotting.render(str(out / "figures"), figure_names, progress=figure_progress, workers=workers)
         say("figures", count[0], count[0], "")
         steps.append(StepResult("figures", [Path(p) for p in paths]))
 

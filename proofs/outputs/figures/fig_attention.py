@@ -239,7 +239,7 @@ def fig5_p01():
 SLICES = (("p09", "a", Fraction(0)), ("p09", "w", Fraction(-1, 2)), ("p01", "a", Fraction(0)), ("p01", "w", Fraction(-3, 2)))
 
 
-@figure("fig_attn_basins")
+@figure("fig_attn_basins", heavy=True)
 def fig_attn_basins():
     """Limit classes on the slices a0 = 0 (w horizontal, e vertical) and w0 fixed (a horizontal, e vertical)."""
     from matplotlib.colors import ListedColormap

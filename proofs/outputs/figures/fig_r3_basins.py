@@ -81,7 +81,7 @@ def _axis(ax, xlabel):
     ax.set_ylim(-E_MAX, E_MAX)
 
 
-@figure("fig_r3_basins")
+@figure("fig_r3_basins", heavy=True)
 def fig_r3_basins():
     """S, R, C and N in the (a, e) plane; the slices a0 = 0 (both regimes) and w0 = -1/2 (p+q > 1)."""
     from matplotlib.patches import Patch

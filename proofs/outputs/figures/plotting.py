@@ -13,8 +13,13 @@ import os
 import pkgutil
 from typing import Callable
 
+import logging
+
 import matplotlib
 
+# matplotlib embeds subsets of its bundled Computer Modern fonts through fontTools, which warns on stderr that
+# those font files carry a header date before 1970: a fact about the font files, not about our figures
+logging.getLogger("fontTools.ttLib.tables._h_e_a_d").setLevel(logging.ERROR)
 matplotlib.use("Agg")          # no display; also the only backend whose PNG output we pin down
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -32,12 +37,18 @@ PDF_META = {"CreationDate": None, "Creator": None, "Producer": None, "ModDate": 
 PNG_META = {"Software": None}
 
 
-def figure(name: str):
-    """Register a figure producer under `name` (file stem of the outputs)."""
+#: figures that take much longer than the others (started first when figures are drawn in parallel)
+HEAVY: set[str] = set()
+
+
+def figure(name: str, heavy: bool = False):
+    """Register a figure producer under `name` (file stem of the outputs); `heavy` if it takes many seconds."""
     def deco(fn):
         if name in FIGURES and FIGURES[name] is not fn:
             raise ValueError(f"figure {name!r} registered twice")
         FIGURES[name] = fn
+        if heavy:
+            HEAVY.add(name)
         return fn
     return deco
 
@@ -65,19 +76,42 @@ def save(fig, out_dir: str, name: str) -> list[str]:
     return paths
 
 
-def render(out_dir: str, names=None, progress=None) -> list[str]:
-    """Produce and save the registered figures (all, or those in `names`); `progress(i, n, name)` is called
-    before figure i of n is produced (a step counter for `l2g figures` and `l2g all`)."""
+def render(out_dir: str, names=None, progress=None, workers: int | None = 1) -> list[str]:
+    """Produce and save the registered figures (all, or those in `names`), `workers` processes at a time
+    (None: one per CPU core; each figure is drawn and written by one process, so the files do not depend on
+    it); returns the paths in figure order. `progress(i, n, name)` is called as figure `name` is written,
+    the i-th of n (a step counter for `l2g figures` and `l2g all`)."""
     figs = discover()
-    chosen = figs if not names else {n: figs[n] for n in names}
-    paths = []
-    for i, (name, fn) in enumerate(chosen.items(), 1):
+    chosen = list(figs) if not names else list(names)
+    if workers == 1 or len(chosen) < 2:
+        runs = ((name, _render_one(out_dir, name)) for name in chosen)
+        return _collect(runs, chosen, progress)
+    from concurrent.futures import as_completed
+    from local2global.numeric.infra.executor import make_executor
+    # fork: the workers inherit the registry as it is (figures registered or replaced at run time included).
+    # One costly figure first, the quick ones next (the counter moves while it is drawn), the other costly
+    # ones last: the processes then finish about together
+    heavy = [n for n in chosen if n in HEAVY]
+    order = heavy[:1] + [n for n in chosen if n not in HEAVY] + heavy[1:]
+    with make_executor(workers, start_method="fork") as ex:
+        futures = {ex.submit(_render_one, out_dir, name): name for name in order}
+        return _collect(((futures[f], f.result()) for f in as_completed(futures)), chosen, progress)
+
+
+def _render_one(out_dir: str, name: str) -> list[str]:
+    fn = discover()[name]
+    with matplotlib.rc_context(STYLE):
+        fig = fn()
+    return save(fig, out_dir, name)
+
+
+def _collect(runs, chosen, progress) -> list[str]:
+    done: dict = {}
+    for name, paths in runs:
+        done[name] = paths
         if progress is not None:
-            progress(i, len(chosen), name)
-        with matplotlib.rc_context(STYLE):
-            fig = fn()
-        paths += save(fig, out_dir, name)
-    return paths
+            progress(len(done), len(chosen), name)
+    return [p for name in chosen for p in done[name]]
 
 
 def cache_folders(names=None) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ._common import UsageError, output_dir, plural, progress_enabled
+from ._common import UsageError, integer, output_dir, plural, progress_enabled
 
 NAME = "figures"
 HELP = ("regenerate the figures (Fig. 1 (a)-(d), Figs. 2 and 5 with attention and the basin slices, Figs. 3, 4, 6 "
@@ -41,6 +41,8 @@ def add_arguments(parser):
                         help="output folder (default build/figures)")
     parser.add_argument("--only", nargs="+", metavar="SEL",
                         help="figure names or labels (fig1a, 'Fig. 1', 'Figure 1 (b)'); default all")
+    parser.add_argument("--workers", default=None, metavar="N",
+                        help="processes drawing the figures (default: one per CPU core; the files do not depend on it)")
 
 
 def validate_caches(names) -> None:
@@ -65,7 +67,8 @@ def choose(only) -> list[str]:
 
 
 def step_counter(label: str = "figure"):
-    """`progress(i, n, name)` for `plotting.render`: 'figure 3/12: fig2_p09' on stderr, on a terminal only."""
+    """`progress(i, n, name)` for `plotting.render`: '[figure 3/12] fig2_p09' (the third written) on stderr, on a
+    terminal only."""
     if not progress_enabled():
         return None
 
@@ -77,9 +80,10 @@ def step_counter(label: str = "figure"):
 def run(args) -> int:
     out = output_dir(args.out, "--out", files=[f"{n}.{e}" for n in FIGURES for e in ("pdf", "png")])
     names = choose(args.only)
+    workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
     validate_caches(names)
     from local2global.proofs.outputs.figures import plotting
-    paths = plotting.render(out, names, progress=step_counter())
+    paths = plotting.render(out, names, progress=step_counter(), workers=workers)
     for path in paths:
         print(path)
     print(f"l2g: {plural(len(names), 'figure')}, {plural(len(paths), 'file')} in {out}", file=sys.stderr)
