@@ -105,3 +105,26 @@ def test_the_r3_basins_figure_is_registered_and_its_bytes_are_deterministic(tmp_
     two = plotting.save(FR.fig_r3_basins(), str(tmp_path / "two"), "fig_r3_basins")
     for a_, b_ in zip(one, two):
         assert open(a_, "rb").read() == open(b_, "rb").read()
+
+
+def test_airy_fast_path_is_correct_to_the_working_precision_and_falls_back_off_the_reals():
+    import random
+
+    import mpmath as mp
+
+    from local2global.numeric.dynamics.basins_r3 import _airy
+    rng = random.Random(7)
+    exact = (mp.airyai, lambda x: mp.airyai(x, 1), mp.airybi, lambda x: mp.airybi(x, 1))
+    for dps in (15, 40):
+        with mp.workdps(dps):
+            prec = mp.mp.prec
+            for _ in range(40):
+                z = mp.mpf(rng.randint(-3000, 3000)) / 100
+                for k in range(4):
+                    got = _airy(z, k)
+                    with mp.workdps(dps + 30):
+                        ref = exact[k](z)
+                        assert abs(got - ref) <= abs(ref) * mp.mpf(2) ** (1 - prec), (dps, z, k)
+    with mp.workdps(30):
+        zc = mp.mpc(1, 2)
+        assert _airy(zc, 2) == mp.airybi(zc)

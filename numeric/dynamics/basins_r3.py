@@ -42,8 +42,46 @@ CLASSES = ("global_min", "local_min", "local_max", "saddle", "station", "unbound
 # compiling the derived expressions (mpmath and arb)
 # ---------------------------------------------------------------------------------------------
 
-_MP_SPECIAL = {"airyai": mp.airyai, "airyaiprime": lambda x: mp.airyai(x, 1), "airybi": mp.airybi,
-               "airybiprime": lambda x: mp.airybi(x, 1), "LambertW": lambda x, k=0: mp.lambertw(x, k)}
+_AIRY_LAST: dict = {}
+
+
+def _airy(z, k: int):
+    """(Ai, Ai', Bi, Bi')(z)[k] at mpmath's precision. A real mpf z is evaluated once for all four (the lines
+    need all four at the same z) by python-flint's ball arithmetic, 20 guard bits above mp.prec, and a value
+    is used only if its ball is within 2^-prec relative (else, and for other arguments, mpmath's own Airy
+    function). The profile of the R^3 characterisation is mostly Airy functions: this is its fast path."""
+    if not isinstance(z, mp.mpf):
+        return (mp.airyai, lambda x: mp.airyai(x, 1), mp.airybi, lambda x: mp.airybi(x, 1))[k](z)
+    prec = mp.mp.prec
+    key = (z._mpf_, prec)
+    vals = _AIRY_LAST.get(key)
+    if vals is None:
+        import flint
+        sign, man, exp, _ = z._mpf_
+        old = flint.ctx.prec
+        flint.ctx.prec = prec + 20
+        try:
+            q = flint.fmpq((-1) ** sign * int(man) * 2 ** max(exp, 0), 2 ** max(-exp, 0))
+            vals = []
+            for ball in flint.arb(q).airy():
+                mid = ball.mid()
+                if not ball.is_finite() or (ball.rad() > abs(mid) * flint.arb(2) ** (-prec)) or mid == 0:
+                    vals.append(None)
+                else:
+                    m, e = mid.man_exp()
+                    vals.append(mp.mpf((int(m), int(e))))
+        finally:
+            flint.ctx.prec = old
+        _AIRY_LAST.clear()
+        _AIRY_LAST[key] = vals
+    if vals[k] is None:
+        return (mp.airyai, lambda x: mp.airyai(x, 1), mp.airybi, lambda x: mp.airybi(x, 1))[k](z)
+    return vals[k]
+
+
+_MP_SPECIAL = {"airyai": lambda x: _airy(x, 0), "airyaiprime": lambda x: _airy(x, 1),
+               "airybi": lambda x: _airy(x, 2), "airybiprime": lambda x: _airy(x, 3),
+               "LambertW": lambda x, k=0: mp.lambertw(x, k)}
 
 
 def compile_special(expr, args):
