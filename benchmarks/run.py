@@ -50,16 +50,17 @@ def _help_text(name: str) -> str:
     return r.stdout
 
 
-def _cold(name: str, argv: list[str], timeout: float = 1800, cache: str | None = None) -> dict:
-    """Run `l2g <argv>` in a fresh interpreter; wall time, exit code, last stderr line on failure. With `cache`
-    the run's $L2G_CACHE (derivations, training runs, basin maps) is that folder (a new empty one: "cold")."""
+def _cold(name: str, argv: list[str], timeout: float = 1800, cache: str | None = None, cwd=None) -> dict:
+    """Run `l2g <argv>` in a fresh interpreter (in `cwd`, default the repository); wall time, exit code, last
+    stderr line on failure. With `cache` the run's $L2G_CACHE (derivations, basin maps) is that folder (a new
+    empty one: "cold"); the training runs are cached under ./build/cache of `cwd`."""
     if not _has_command(name):
         return {"status": "skipped: not available", "command": "l2g " + " ".join(argv)}
     env = dict(os.environ, **({"L2G_CACHE": cache} if cache else {}))
     t0 = time.perf_counter()
     try:
         r = subprocess.run([sys.executable, "-m", "local2global", *argv], capture_output=True, text=True,
-                           timeout=timeout, cwd=ROOT, env=env)
+                           timeout=timeout, cwd=cwd or ROOT, env=env)
     except subprocess.TimeoutExpired:
         return {"status": f"timeout after {timeout} s", "command": "l2g " + " ".join(argv)}
     dt = time.perf_counter() - t0
@@ -87,17 +88,20 @@ def first_run_steps(build: Path) -> dict:
     import shutil
     import tempfile
     steps = {}
-    commands = {"all": ["all", "--out", str(build / "all_full")], "check": ["check", "--out", str(build / "check_cold")],
+    # `l2g all` runs in a new empty folder (its ./build, training cache included, starts empty), as in a clean clone
+    commands = {"all": ["all"], "check": ["check", "--out", str(build / "check_cold")],
                 "eval": ["eval", "--p", "0.3", "--q", "0.4", "--e", "0.5", "--w", "0.2"],
                 "flow": ["flow", "--p", "0.9", "--q", "0.9", "--e0", "0.5", "--w0", "0.3"]}
     for label, argv in commands.items():
         def run(label=label, argv=argv):
             cache = tempfile.mkdtemp(prefix=f"l2g-bench-{label}-")
+            cwd = cache if label == "all" else None
             try:
-                cold = _budgeted(f"{label}_cold", _cold(argv[0], argv, cache=cache))
+                cold = _budgeted(f"{label}_cold", _cold(argv[0], argv, cache=os.path.join(cache, "cache"), cwd=cwd))
                 if label == "all":
                     return cold
-                return {"cold": cold, "warm": _budgeted(f"{label}_warm", _cold(argv[0], argv, cache=cache))}
+                return {"cold": cold,
+                        "warm": _budgeted(f"{label}_warm", _cold(argv[0], argv, cache=os.path.join(cache, "cache")))}
             finally:
                 shutil.rmtree(cache, ignore_errors=True)
         steps[f"{label}_first_run"] = run

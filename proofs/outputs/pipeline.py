@@ -2,7 +2,8 @@
 
 Order matters: the checks run first so that the derivations document and the report show each
 claim's status; figures come before the PDF, which includes them; the blueprint site comes last (it
-copies the figures and links the notebooks and the PDF). Every step writes only under
+copies the figures and links the notebooks and the PDF). What needs nothing from the other runs beside it:
+the training groups beside the derivations the checks share, the notebooks beside the document and its PDF. Every step writes only under
 `out_dir`, and every output is deterministic, so a second run leaves all files byte-identical.
 """
 from __future__ import annotations
@@ -49,11 +50,14 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         say("train")
         from local2global.numeric.transformer import experiments as nexp
         from local2global.proofs._registry import prewarm
-        # training runs on one core (torch_threads): derive what the checks share on the other meanwhile
-        with make_executor(2, start_method="fork") as ex:
-            training = ex.submit(nexp.train_all, progress=progress is not None)     # its bars: terminal only
+        # each training group runs on one core (torch_threads), side by side; what the checks share is derived
+        # meanwhile (three processes on two cores: no core idles while the shorter ones finish)
+        with make_executor(len(nexp.TRAINING_GROUPS), start_method="fork") as ex:
+            training = [ex.submit(nexp.train_group_cached, g, progress=progress is not None)   # bars: terminal only
+                        for g in nexp.TRAINING_GROUPS]
             prewarm()
-            training.result()
+            for t in training:
+                t.result()
         steps.append(StepResult("train", []))
     records = run_claims(claims, Context(dps=dps), workers=workers,
                          progress=lambda i, n, cid: say("check", i, n, cid))
@@ -61,43 +65,57 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     _write(checks, json.dumps([r.as_dict() for r in records], indent=2, sort_keys=True) + "\n")
     steps.append(StepResult("check", [checks]))
 
-    say("report")
-    steps.append(StepResult("report", report.write_report(records, out)))
+    def write_report():
+        steps.append(StepResult("report", report.write_report(records, out)))
 
-    if figures:
-        say("figures")
+    if not figures:
+        say("report")
+        write_report()
+    else:
+        say("report + figures")
         from local2global.proofs.outputs.figures import plotting
         count = [0]
 
         def figure_progress(i, n, name):
             count[0] = n
             say("figures", i, n, name)
-        paths = plotting.render(str(out / "figures"), figure_names, progress=figure_progress, workers=workers)
+        # the report is written here while the figure processes draw (the longest figure leaves a core free)
+        paths = plotting.render(str(out / "figures"), figure_names, progress=figure_progress, workers=workers,
+                                beside=write_report)
         say("figures", count[0], count[0], "")
         steps.append(StepResult("figures", [Path(p) for p in paths]))
 
-    say("derive")
-    doc = document.build_document(records=document.load_records(checks), fig_dir=out / "figures", tex_dir=out)
-    tex = document.write_document(out, doc)
-    paths = [out / "fragments" / f"{i}.tex" for i in doc.fragments]
-    steps.append(StepResult("derive", [tex] + paths))
-
     from local2global.proofs.outputs import pdf as pdfmod
-    if pdf and pdfmod.pdflatex_path():
-        say("pdflatex")
-        steps.append(StepResult("pdf", [pdfmod.compile_pdf(tex)]))
+    compile_pdf = pdf and pdfmod.pdflatex_path()
+
+    def derive_and_pdf() -> list[StepResult]:
+        doc = document.build_document(records=document.load_records(checks), fig_dir=out / "figures", tex_dir=out)
+        tex = document.write_document(out, doc)
+        paths = [out / "fragments" / f"{i}.tex" for i in doc.fragments]
+        done = [StepResult("derive", [tex] + paths)]
+        if compile_pdf:
+            return done + [StepResult("pdf", [pdfmod.compile_pdf(tex)])]
+        return done + [StepResult("pdf", skipped=pdfmod.missing_message("pass --no-pdf") if pdf else "--no-pdf")]
+
+    say("derive" + (" + pdflatex" if compile_pdf else ""))
+    if not notebooks:
+        steps += derive_and_pdf()
     else:
-        steps.append(StepResult("pdf", skipped=pdfmod.missing_message("pass --no-pdf") if pdf else "--no-pdf"))
+        # the notebooks run in their own kernels (processes) and need nothing from the document: the document
+        # is built and compiled beside them (one thread: pdflatex is a process, the kernels are processes)
+        from concurrent.futures import ThreadPoolExecutor
 
-    if notebooks:
         from local2global.proofs.outputs.notebooks import run_notebooks, sources
-        say("notebooks")
-        total, done = len(sources()), [0]
+        with ThreadPoolExecutor(1) as side:
+            document_steps = side.submit(derive_and_pdf)
+            say("notebooks")
+            total, done = len(sources()), [0]
 
-        def notebook_progress(name):
-            done[0] += 1
-            say("notebooks", done[0], total, name)
-        runs = run_notebooks(out / "notebooks", workers=workers, progress=notebook_progress)
+            def notebook_progress(name):
+                done[0] += 1
+                say("notebooks", done[0], total, name)
+            runs = run_notebooks(out / "notebooks", workers=workers, progress=notebook_progress)
+            steps += document_steps.result()
         steps.append(StepResult("notebooks", [r.output for r in runs]))
 
     # last: the site copies the figures and links the executed notebooks and the PDF written above;

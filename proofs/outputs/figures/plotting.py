@@ -76,14 +76,18 @@ def save(fig, out_dir: str, name: str) -> list[str]:
     return paths
 
 
-def render(out_dir: str, names=None, progress=None, workers: int | None = 1) -> list[str]:
+def render(out_dir: str, names=None, progress=None, workers: int | None = 1, beside=None) -> list[str]:
     """Produce and save the registered figures (all, or those in `names`), `workers` processes at a time
     (None: one per CPU core; each figure is drawn and written by one process, so the files do not depend on
     it); returns the paths in figure order. `progress(i, n, name)` is called as figure `name` is written,
-    the i-th of n (a step counter for `l2g figures` and `l2g all`)."""
+    the i-th of n (a step counter for `l2g figures` and `l2g all`). `beside()` (optional) runs in this
+    process while the workers draw (once they have started: no fork happens while it runs); in one process,
+    first."""
     figs = discover()
     chosen = list(figs) if not names else list(names)
     if workers == 1 or len(chosen) < 2:
+        if beside is not None:
+            beside()
         runs = ((name, _render_one(out_dir, name)) for name in chosen)
         return _collect(runs, chosen, progress)
     from concurrent.futures import as_completed
@@ -95,6 +99,8 @@ def render(out_dir: str, names=None, progress=None, workers: int | None = 1) -> 
     order = heavy[:1] + [n for n in chosen if n not in HEAVY] + heavy[1:]
     with make_executor(workers, start_method="fork") as ex:
         futures = {ex.submit(_render_one, out_dir, name): name for name in order}
+        if beside is not None:
+            beside()
         return _collect(((futures[f], f.result()) for f in as_completed(futures)), chosen, progress)
 
 
