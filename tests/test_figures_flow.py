@@ -49,10 +49,17 @@ def test_plotted_flow_field_equals_the_mpmath_gradient():
             assert abs(V[0] + float(g[0])) <= 1e-9 * (1 + abs(float(g[0])))
 
 
-def test_figures_drawn_in_parallel_are_the_files_drawn_in_one_process(tmp_path):
-    names = ["fig1_legend", "fig1b", "fig5_p09"]
+def test_figures_drawn_in_parallel_are_the_files_drawn_in_one_process(tmp_path, monkeypatch):
+    from local2global.proofs.outputs.figures import fig_attention
+    # the basin map on a 5 x 5 grid, computed afresh by each run (its own cache): in parallel its four slices
+    # are computed as pieces of their own before the figure is drawn
+    monkeypatch.setattr(fig_attention, "SLICE_N", 5)
+    names = ["fig1_legend", "fig1b", "fig5_p09", "fig_attn_basins"]
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path / "cache_one"))
     serial = plotting.render(str(tmp_path / "one"), names, workers=1)
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path / "cache_two"))
     parallel = plotting.render(str(tmp_path / "two"), names, workers=2)
+    assert len(list((tmp_path / "cache_two").rglob("*.json"))) == 4
     assert [p.split("/")[-1] for p in serial] == [p.split("/")[-1] for p in parallel]
     for a, b in zip(serial, parallel):
         with open(a, "rb") as fa, open(b, "rb") as fb:

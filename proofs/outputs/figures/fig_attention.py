@@ -239,7 +239,12 @@ def fig5_p01():
 SLICES = (("p09", "a", Fraction(0)), ("p09", "w", Fraction(-1, 2)), ("p01", "a", Fraction(0)), ("p01", "w", Fraction(-3, 2)))
 
 
-@figure("fig_attn_basins", heavy=True)
+def _slice_parts():
+    """The four basin grids of `fig_attn_basins`, each a cached `slice_grid` call (computed side by side)."""
+    return [(slice_grid, (*CHAINS[key], fixed, val)) for key, fixed, val in SLICES]
+
+
+@figure("fig_attn_basins", heavy=True, parts=_slice_parts)
 def fig_attn_basins():
     """Limit classes on the slices a0 = 0 (w horizontal, e vertical) and w0 fixed (a horizontal, e vertical)."""
     from matplotlib.colors import ListedColormap

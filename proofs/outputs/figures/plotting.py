@@ -39,16 +39,22 @@ PNG_META = {"Software": None}
 
 #: figures that take much longer than the others (started first when figures are drawn in parallel)
 HEAVY: set[str] = set()
+#: name -> () -> [(function, args), ...]: independent pieces of a figure's data (each computed and cached by
+#: a module-level function), which parallel drawing computes as tasks of their own before the figure
+PARTS: dict[str, Callable[[], list]] = {}
 
 
-def figure(name: str, heavy: bool = False):
-    """Register a figure producer under `name` (file stem of the outputs); `heavy` if it takes many seconds."""
+def figure(name: str, heavy: bool = False, parts: Callable[[], list] | None = None):
+    """Register a figure producer under `name` (file stem of the outputs); `heavy` if it takes many seconds;
+    `parts` lists the cached pieces of its data that may be computed side by side (see `PARTS`)."""
     def deco(fn):
         if name in FIGURES and FIGURES[name] is not fn:
             raise ValueError(f"figure {name!r} registered twice")
         FIGURES[name] = fn
         if heavy:
             HEAVY.add(name)
+        if parts is not None:
+            PARTS[name] = parts
         return fn
     return deco
 
@@ -90,18 +96,36 @@ def render(out_dir: str, names=None, progress=None, workers: int | None = 1, bes
             beside()
         runs = ((name, _render_one(out_dir, name)) for name in chosen)
         return _collect(runs, chosen, progress)
-    from concurrent.futures import as_completed
     from local2global.numeric.infra.executor import make_executor
     # fork: the workers inherit the registry as it is (figures registered or replaced at run time included).
-    # One costly figure first, the quick ones next (the counter moves while it is drawn), the other costly
-    # ones last: the processes then finish about together
-    heavy = [n for n in chosen if n in HEAVY]
-    order = heavy[:1] + [n for n in chosen if n not in HEAVY] + heavy[1:]
+    # The pieces of the figures that have them first, then one costly figure, the quick ones (the counter
+    # moves meanwhile), the other costly ones; a figure with pieces is drawn once they are all cached
+    heavy = [n for n in chosen if n in HEAVY and n not in PARTS]
+    order = heavy[:1] + [n for n in chosen if n not in HEAVY and n not in PARTS] + heavy[1:]
     with make_executor(workers, start_method="fork") as ex:
-        futures = {ex.submit(_render_one, out_dir, name): name for name in order}
+        waiting = {}
+        for name in chosen:
+            if name in PARTS:
+                waiting[name] = {ex.submit(fn, *args) for fn, args in PARTS[name]()}
+        figures = {ex.submit(_render_one, out_dir, name): name for name in order}
         if beside is not None:
             beside()
-        return _collect(((futures[f], f.result()) for f in as_completed(futures)), chosen, progress)
+        return _collect(_as_drawn(ex, out_dir, figures, waiting), chosen, progress)
+
+
+def _as_drawn(ex, out_dir, figures: dict, waiting: dict):
+    """(name, paths) as the figure futures finish; a figure of `waiting` is submitted once its pieces are done."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+    while figures or waiting:
+        wait(set(figures) | {f for fs in waiting.values() for f in fs}, return_when=FIRST_COMPLETED)
+        for name, pieces in list(waiting.items()):
+            if all(f.done() for f in pieces):
+                for f in pieces:
+                    f.result()                  # a piece that failed fails the figure here
+                del waiting[name]
+                figures[ex.submit(_render_one, out_dir, name)] = name
+        for f in [f for f in figures if f.done()]:
+            yield figures.pop(f), f.result()
 
 
 def _render_one(out_dir: str, name: str) -> list[str]:
