@@ -98,16 +98,29 @@ def render(out_dir: str, names=None, progress=None, workers: int | None = 1, bes
         return _collect(runs, chosen, progress)
     from local2global.numeric.infra.executor import make_executor
     # fork: the workers inherit the registry as it is (figures registered or replaced at run time included).
-    # The pieces of the figures that have them first, then one costly figure, the quick ones (the counter
-    # moves meanwhile), the other costly ones; a figure with pieces is drawn once they are all cached
+    # Submission order: the pieces of the figures that have them, each followed by a quick figure (so the
+    # counter moves while they compute), then the costly figures; without pieces, one costly figure first,
+    # the quick ones, the other costly ones. A figure with pieces is drawn once they are all cached.
     heavy = [n for n in chosen if n in HEAVY and n not in PARTS]
-    order = heavy[:1] + [n for n in chosen if n not in HEAVY and n not in PARTS] + heavy[1:]
+    quick = [n for n in chosen if n not in HEAVY and n not in PARTS]
+    pieces = [(name, fn, args) for name in chosen if name in PARTS for fn, args in PARTS[name]()]
+    order: list = []
+    if pieces:
+        for k in range(max(len(pieces), len(quick))):
+            order += [("piece", pieces[k])] if k < len(pieces) else []
+            order += [("figure", quick[k])] if k < len(quick) else []
+        order += [("figure", n) for n in heavy]
+    else:
+        order = [("figure", n) for n in heavy[:1] + quick + heavy[1:]]
     with make_executor(workers, start_method="fork") as ex:
-        waiting = {}
-        for name in chosen:
-            if name in PARTS:
-                waiting[name] = {ex.submit(fn, *args) for fn, args in PARTS[name]()}
-        figures = {ex.submit(_render_one, out_dir, name): name for name in order}
+        waiting: dict = {name: set() for name in chosen if name in PARTS}
+        figures: dict = {}
+        for kind, item in order:
+            if kind == "piece":
+                name, fn, args = item
+                waiting[name].add(ex.submit(fn, *args))
+            else:
+                figures[ex.submit(_render_one, out_dir, item)] = item
         if beside is not None:
             beside()
         return _collect(_as_drawn(ex, out_dir, figures, waiting), chosen, progress)
