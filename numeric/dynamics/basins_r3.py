@@ -42,6 +42,8 @@ CLASSES = ("global_min", "local_min", "local_max", "saddle", "station", "unbound
 # compiling the derived expressions (mpmath and arb)
 # ---------------------------------------------------------------------------------------------
 
+#: mpmath's (Ai, Ai', Bi, Bi'): the fallback of `_airy`
+_AIRY_MP = (mp.airyai, lambda x: mp.airyai(x, 1), mp.airybi, lambda x: mp.airybi(x, 1))
 _AIRY_LAST: dict = {}
 
 
@@ -51,7 +53,7 @@ def _airy(z, k: int):
     is used only if its ball is within 2^-prec relative (else, and for other arguments, mpmath's own Airy
     function). The profile of the R^3 characterisation is mostly Airy functions: this is its fast path."""
     if not isinstance(z, mp.mpf):
-        return (mp.airyai, lambda x: mp.airyai(x, 1), mp.airybi, lambda x: mp.airybi(x, 1))[k](z)
+        return _AIRY_MP[k](z)
     prec = mp.mp.prec
     key = (z._mpf_, prec)
     vals = _AIRY_LAST.get(key)
@@ -75,7 +77,7 @@ def _airy(z, k: int):
         _AIRY_LAST.clear()
         _AIRY_LAST[key] = vals
     if vals[k] is None:
-        return (mp.airyai, lambda x: mp.airyai(x, 1), mp.airybi, lambda x: mp.airybi(x, 1))[k](z)
+        return _AIRY_MP[k](z)
     return vals[k]
 
 

@@ -103,14 +103,15 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
               progress: bool = False, norm_max=None, arithmetic=MPMATH) -> FlowResult:
     r"""Integrate dθ/dt = -grad_fn(θ) from θ_0 (any dimension) at `dps` digits until a limit is detected.
 
-    grad_fn, energy_fn, energy_grad_fn, critical_distance, loss_fn take a list of mpf (the state) and
+    grad_fn, energy_fn, energy_grad_fn, critical_distance, loss_fn take the state (a list of numbers of
+    `arithmetic`) and
     are evaluated at dps + GUARD digits. Defaults: rtol = 10^-(dps/2), atol = 10^-dps, order 2k with
     k from rtol, grad_tol = 10^-(dps-5), dist_tol = 10^-(dps/2 - 2); with `norm_max` a run whose |θ|
     exceeds it stops with status "unbounded". Returns a FlowResult whose
     numbers are mpf at the working precision. Never raises on non-convergence: the status says so.
 
     `arithmetic` is the number type of the state and of every callback: `MPMATH` (mpf, the default) or
-    `MPFR` (gmpy2.mpfr at the same binary precision, `numeric.evaluate.mpfr`; about five times faster).
+    `MPFR` (gmpy2.mpfr at the same binary precision, `numeric.evaluate.mpfr`).
     The steps are the same arithmetic operations either way; only the rounding of exp, log and sqrt
     (correctly rounded in MPFR) can differ, in the last bit of the working precision.
     """

@@ -3,8 +3,9 @@
 Order matters: the checks run first so that the derivations document and the report show each
 claim's status; figures come before the PDF, which includes them; the blueprint site comes last (it
 copies the figures and links the notebooks and the PDF). What needs nothing from the other runs beside it:
-the training groups beside the derivations the checks share, the notebooks beside the document and its PDF. Every step writes only under
-`out_dir`, and every output is deterministic, so a second run leaves all files byte-identical.
+the training groups beside the derivations the checks share, the report beside the figure processes, the
+notebooks beside the document and its PDF. Every step writes only under `out_dir`, and every output is
+deterministic, so a second run leaves all files byte-identical.
 """
 from __future__ import annotations
 
