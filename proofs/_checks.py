@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 import zlib
+from fractions import Fraction
 
 import mpmath as mp
 import sympy as sp
@@ -47,6 +48,31 @@ def _is_zero_exact(expr: sp.Expr) -> bool:
 
 class Undecided(Exception):
     """The normal form cannot decide (an unsupported function, an undecided sign); never a "no"."""
+
+
+# Pure steps of the normal form, memoised for the life of the process. The printed form of a claim and its
+# negative control share most of their subexpressions, and many claims meet the same factors; a memo only
+# returns what the same call returned before in this process (nothing is kept on disk between runs).
+_PURE: dict = {}
+
+
+def _pure(kind: str, fn, x):
+    key = (kind, x)
+    try:
+        return _PURE[key]
+    except KeyError:
+        out = _PURE[key] = fn(x)
+        return out
+
+
+def _cancel_together(x):
+    """sp.cancel(sp.together(x)), memoised."""
+    return _pure("cancel", lambda y: sp.cancel(sp.together(y)), x)
+
+
+def _factor_list(poly):
+    """sp.factor_list(sp.expand(poly)), memoised."""
+    return _pure("factor_list", lambda y: sp.factor_list(sp.expand(y)), poly)
 
 
 _P, _Q = sp.symbols("P_ Q_", positive=True)       # p = 1/(1+P), q = 1/(1+Q): (0, 1) <-> (0, oo)
@@ -154,6 +180,14 @@ class NormalForm:
     def sign_of(self, f) -> int | None:
         """+1 or -1 if the polynomial f has that strict sign on the domain, else None."""
         f = sp.expand(f)
+        rsyms = [r for r in self.roots.values() if f.has(r)]
+        if rsyms:
+            # the root symbols are this normal form's own: the sign depends on their radicands too
+            key = (f, tuple((r, R) for R, r in self.roots.items() if r in rsyms))
+            return _pure("sign_of_root", lambda _: self._sign_of(f), key)
+        return _pure("sign_of", self._sign_of, f)
+
+    def _sign_of(self, f) -> int | None:
         if f.is_positive:
             return 1
         if f.is_negative:
@@ -206,10 +240,10 @@ class NormalForm:
 
     def sign_of_rational(self, x) -> int | None:
         """The sign of a rational function (of the rewritten symbols) from the signs of its factors."""
-        n, dn = sp.fraction(sp.cancel(sp.together(x)))
+        n, dn = sp.fraction(_cancel_together(x))
         sgn = 1
         for part in (n, dn):
-            c, facs = sp.factor_list(sp.expand(part))
+            c, facs = _factor_list(part)
             sgn *= 1 if c > 0 else -1
             for f, k in facs:
                 s = self.sign_of(f)
@@ -228,12 +262,12 @@ class NormalForm:
         return self.logs[key]
 
     def _log(self, arg, known_positive: bool):
-        arg = sp.cancel(sp.together(arg))
+        arg = _cancel_together(arg)
         n, dn = sp.fraction(arg)
         out, sgn, undecided = sp.Integer(0), 1, False
         T_of = {T: (m, d) for m, (T, d) in self.exp_atoms.items()}
         for part, mult in ((n, 1), (dn, -1)):
-            c, facs = sp.factor_list(sp.expand(part))
+            c, facs = _factor_list(part)
             c = sp.Rational(c)
             if c < 0:
                 sgn, c = -sgn, -c
@@ -257,7 +291,7 @@ class NormalForm:
         return out
 
     def _sqrt_poly(self, poly):
-        c, facs = sp.factor_list(sp.expand(poly))
+        c, facs = _factor_list(poly)
         c = sp.Rational(c)
         out, rest = sp.Integer(1), sp.Integer(1)
         for f, k in facs:
@@ -280,7 +314,7 @@ class NormalForm:
         return out * self.roots[key]
 
     def _sqrt(self, base, known_positive: bool):
-        base = sp.cancel(sp.together(base))
+        base = _cancel_together(base)
         if not known_positive and self.sign_of_rational(base) != 1:
             raise Undecided(f"positivity of a square root's argument not shown: {base}")
         n, dn = sp.fraction(base)
@@ -439,6 +473,10 @@ class NormalForm:
 def exact_zero(expr: sp.Expr) -> tuple[bool, str]:
     """(True, how) if expr is identically 0 on 0 < p, q < 1 (and the sign assumptions of its symbols),
     decided exactly by `NormalForm`; (False, why) if it is not or the normal form cannot decide."""
+    return _pure("exact_zero", _exact_zero, sp.sympify(expr))
+
+
+def _exact_zero(expr):
     nf = NormalForm()
     try:
         val = nf(expr)
@@ -452,6 +490,10 @@ def exact_zero(expr: sp.Expr) -> tuple[bool, str]:
 def sign_exact(expr: sp.Expr) -> int | None:
     """The strict sign of expr on the whole domain (p, q in (0,1), the symbols' sign assumptions), decided
     exactly from the signs of the factors of its normal form; None if it is not decided."""
+    return _pure("sign_exact", _sign_exact, sp.sympify(expr))
+
+
+def _sign_exact(expr):
     nf = NormalForm()
     try:
         val = nf(expr)
@@ -462,14 +504,20 @@ def sign_exact(expr: sp.Expr) -> int | None:
         return None
 
 
+def _fraction(x) -> Fraction:
+    return Fraction(int(x.p), int(x.q)) if hasattr(x, "p") and hasattr(x, "q") else Fraction(x)
+
+
 def rational_in(rng: random.Random, lo, hi, sign=None) -> sp.Rational:
     """A random rational in (lo, hi) with denominator <= 997, restricted to a sign if given."""
+    # the tests run in exact Fractions (SymPy comparisons cost ~0.1 ms each); int() truncates as before
+    lo, hi = _fraction(lo), _fraction(hi)
     while True:
         den = rng.randint(2, 997)
         num = rng.randint(int(lo * den) + 1, int(hi * den) - 1) if hi > lo else 0
-        r = sp.Rational(num, den)
-        if lo < r < hi and r != 0 and (sign is None or sp.sign(r) == sign):
-            return r
+        r = Fraction(num, den)
+        if lo < r < hi and r != 0 and (sign is None or (1 if r > 0 else -1) == sign):
+            return sp.Rational(num, den)
 
 
 def sample_points(key: str, free: list[sp.Symbol], n: int, restrict=None) -> list[dict]:

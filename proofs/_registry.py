@@ -117,6 +117,9 @@ class Claim:
     open_reason: str = ""
     domain: str = ""
     role: str = "proof"
+    #: claims with the same nonempty batch run one after another in one worker of `run_claims` (they share
+    #: an expensive import, such as torch's, that each worker would otherwise pay)
+    batch: str = ""
 
 
 #: a claim's role in its numbered result. `proof`: a part of the result's statement or a step of its proof;
@@ -160,9 +163,9 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id: str, *, ref: str, title: str, statement: str, printed, mutant, uses=(), section="landscape",
-          corrected=None, erratum: str = "", domain: str = "", role: str = "proof"):
+          corrected=None, erratum: str = "", domain: str = "", role: str = "proof", batch: str = ""):
     """Decorator registering `check` as the check of a claim (`domain`: the statement's domain, in words;
-    `role`: see `ROLES`)."""
+    `role`: see `ROLES`; `batch`: see `Claim.batch`)."""
     if role not in ROLES:
         raise ValueError(f"claim {id!r}: role {role!r} is not one of {ROLES}")
 
@@ -171,7 +174,7 @@ def claim(id: str, *, ref: str, title: str, statement: str, printed, mutant, use
             raise ValueError(f"claim {id!r} registered twice")
         REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=check, printed=printed,
                              mutant=mutant, uses=tuple(uses), section=section, corrected=corrected,
-                             erratum=erratum, domain=domain, role=role)
+                             erratum=erratum, domain=domain, role=role, batch=batch)
         return check
     return deco
 
@@ -279,7 +282,12 @@ def propagate(records: list[Record]) -> list[Record]:
 
 def prewarm() -> None:
     """Derive, before the workers fork, what most claims use (both models, their critical sets and energies,
-    the structure): the workers inherit it instead of each deriving it again."""
+    the structure): the workers inherit it instead of each deriving it again. matplotlib too: Fig. 1's check
+    reads the figure's basin grid, and the report draws the dependency graph once the workers are done."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot  # noqa: F401
+
     from local2global.symbolic import basins, canonical_model, energy_on_w_axis, structure
     structure()
     for attention in (False, True):
@@ -289,9 +297,19 @@ def prewarm() -> None:
     basins.contour_facts()
 
 
-def _run_by_id(args) -> Record:
-    cid, ctx = args
-    return run_claim(REGISTRY[cid], ctx)
+def _run_by_id(args) -> list[Record]:
+    ids, ctx = args
+    return [run_claim(REGISTRY[cid], ctx) for cid in ids]
+
+
+def _tasks(claims) -> list[list[str]]:
+    """The claims as worker tasks: each batch (`Claim.batch`) one task, submitted first (it is the longest),
+    every other claim a task of its own, in registry order."""
+    batches: dict[str, list[str]] = {}
+    single = []
+    for c in claims:
+        (batches.setdefault(c.batch, []) if c.batch else single).append(c.id)
+    return [*batches.values(), *([cid] for cid in single)]
 
 
 def run_claims(claims, ctx: Context = Context(), workers: int | None = None, progress=None,
@@ -302,19 +320,27 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
     Records come back in registry order and do not depend on `workers`: every check seeds its own
     sampling from its claim id, and caches shared between claims only save time. `progress(i, n, id)` is
     called as each record arrives."""
+    from concurrent.futures import as_completed
+
     from local2global.numeric.infra.executor import make_executor
 
     claims = closure(claims) if dependencies else list(claims)
     if len(claims) > 1 and workers != 1:
         prewarm()
-    records = []
+    by_id = {}
+    serial = len(claims) < 2 or workers == 1
+    tasks = [([c.id], ctx) for c in claims] if serial else [(ids, ctx) for ids in _tasks(claims)]
     # fork: the workers inherit the loaded registry (and its lambdas, which cannot be pickled)
-    with make_executor(1 if len(claims) < 2 else workers, start_method="fork") as ex:
-        for i, rec in enumerate(ex.map(_run_by_id, [(c.id, ctx) for c in claims]), 1):
-            records.append(rec)
-            if progress:
-                progress(i, len(claims), rec.id)
-    return propagate(records)
+    with make_executor(1 if serial else workers, start_method="fork") as ex:
+        # records are reported as they arrive (the first task, a batch, is the longest) and put back in order
+        done = (ex.map(_run_by_id, tasks) if serial else
+                (f.result() for f in as_completed([ex.submit(_run_by_id, t) for t in tasks])))
+        for recs in done:
+            for rec in recs:
+                by_id[rec.id] = rec
+                if progress:
+                    progress(len(by_id), len(claims), rec.id)
+    return propagate([by_id[c.id] for c in claims])
 
 
 def select(ids=None, notes: list | None = None) -> list[Claim]:

@@ -21,11 +21,15 @@ import zlib
 
 import mpmath as mp
 import sympy as sp
-import torch
 
-from local2global.numeric.transformer import canonical_map as cmap
-from local2global.numeric.transformer import experiments as nexp
-from local2global.numeric.transformer import fullmodel as fm
+from local2global.numeric.infra.lazy import lazy_module
+
+# torch (and the witness built on it) is imported by the first check that runs, not by registration:
+# `l2g check` then pays torch's import only in the one worker that runs this module's claims (BATCH)
+torch = lazy_module("torch")
+cmap = lazy_module("local2global.numeric.transformer.canonical_map")
+nexp = lazy_module("local2global.numeric.transformer.experiments")
+fm = lazy_module("local2global.numeric.transformer.fullmodel")
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
@@ -35,6 +39,8 @@ from local2global.proofs._registry import claim as _register
 from local2global.symbolic.model import canonical_model
 
 _M = canonical_model()
+#: the claims of this module run one after the other in one worker (`_registry.Claim.batch`)
+BATCH = "torch"
 
 
 def claim(id, **kw):
@@ -45,7 +51,7 @@ def claim(id, **kw):
             with nexp.torch_threads(1):
                 return check(form, ctx)
         single_threaded.__module__ = check.__module__
-        _register(id, **kw)(single_threaded)
+        _register(id, batch=BATCH, **kw)(single_threaded)
         return check
     return deco
 

@@ -34,13 +34,30 @@ def code_hash() -> str:
     return h.hexdigest()
 
 
-def _folder() -> Path | None:
+def _folder(kind: str = "derivations") -> Path | None:
+    """$L2G_CACHE/<kind> (default: the user's cache folder); None when L2G_NO_DERIVATION_CACHE is set."""
     if os.environ.get("L2G_NO_DERIVATION_CACHE"):
         return None
     if os.environ.get("L2G_CACHE"):
-        return Path(os.environ["L2G_CACHE"]) / "derivations"
+        return Path(os.environ["L2G_CACHE"]) / kind
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "local2global" / "derivations"
+    return Path(base) / "local2global" / kind
+
+
+def verified_file(kind: str, name: str) -> tuple[Path | None, object]:
+    """(path, value) of the entry `name` of the cache folder `kind` (value None on a miss or an unverified
+    file; path None when caching is off): the same digest-checked files as the derivations."""
+    folder = _folder(kind)
+    if folder is None:
+        return None, None
+    path = folder / name
+    return path, _load(path)
+
+
+def store_verified(path: Path | None, value) -> None:
+    """Store `value` at `path` (from `verified_file`), atomically and digest-first; failures are ignored."""
+    if path is not None:
+        _store(path, value)
 
 
 def _load(path: Path):

@@ -74,11 +74,33 @@ def test_records_do_not_depend_on_the_number_of_worker_processes():
     from local2global.proofs import Context, run_claims
     from local2global.proofs._registry import closure
 
-    claims = select(["sec2", "lemma5.quadratic", "lemma12", "lemma10", "fig5", "full.normal"])
+    # full.normal and full.eq3 are one batch (one task, one worker): the records still come back in order
+    claims = select(["sec2", "lemma5.quadratic", "lemma12", "lemma10", "fig5", "full.normal", "full.eq3"])
     one = [r.as_dict() for r in run_claims(claims, Context(points=8), workers=1)]
     two = [r.as_dict() for r in run_claims(claims, Context(points=8), workers=2)]
     assert [r["id"] for r in two] == [c.id for c in closure(claims)]
     assert one == two
+
+
+def test_a_batch_is_one_task_submitted_first_and_the_other_claims_one_task_each():
+    from local2global.proofs._registry import _tasks, closure
+
+    claims = closure(select(["lemma5.quadratic", "full.normal", "fig5", "full.eq3"]))
+    tasks = _tasks(claims)
+    torch_ids = [c.id for c in claims if c.batch == "torch"]
+    assert tasks[0] == torch_ids and set(torch_ids) >= {"full.normal", "full.eq3"}
+    assert tasks[1:] == [[c.id] for c in claims if not c.batch]
+
+
+def test_registering_the_claims_does_not_import_torch():
+    """torch's import (about 3 s) is paid by the worker that runs the full-model batch, not by registration."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from local2global.proofs import load_all; load_all(); print('torch' in sys.modules); "
+            "from local2global.proofs import claims_40_fullmodel as m; m.torch.float64; print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True"]
 
 
 @pytest.mark.parametrize("value", ["0", "-2", "x", "1.5", "65"])

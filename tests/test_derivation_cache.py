@@ -50,3 +50,68 @@ def test_the_model_is_the_same_with_and_without_the_cache(tmp_path, monkeypatch)
     monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
     without = [str(cs) for cs in M._critical_sets.__wrapped__(M.canonical_model(), False)]
     assert with_cache == without
+
+
+# --- the compiled-code cache of numeric.evaluate.lambdify (same files, folder "compiled") -----------------
+
+def _exprs():
+    x, y = sp.symbols("x y", real=True)
+    e = sp.exp(x) * sp.log(1 + y**2) / 3 + sp.Abs(x - y) + sp.sqrt(2) * x + sp.sign(x) * sp.Rational(5, 7)
+    return (x, y), [(e, False), (sp.Matrix([[e, x], [y**2, 1 / (1 + x**2)]]), False), (e, True)]
+
+
+def _values(fns):
+    import mpmath as mp
+    with mp.workdps(50):
+        return [str(f(mp.mpf(1) / 3, -mp.mpf(2) / 7)) for f in fns]
+
+
+def test_compiled_code_comes_back_from_the_cache_and_computes_the_same(tmp_path, monkeypatch):
+    from local2global.numeric.evaluate import lambdify as L
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path))
+    monkeypatch.delenv("L2G_NO_DERIVATION_CACHE", raising=False)
+    args, exprs = _exprs()
+    L._compile.cache_clear()
+    fresh = [L.compile_mp(ex, args, cse=c) for ex, c in exprs]
+    assert len(list((tmp_path / "compiled").glob("*.src"))) == len(exprs)
+    assert all(f.__code__.co_filename != "<lambdifygenerated-cached>" for f in fresh)
+    L._compile.cache_clear()                    # a new process: only the files remain
+    cached = [L.compile_mp(ex, args, cse=c) for ex, c in exprs]
+    assert all(f.__code__.co_filename == "<lambdifygenerated-cached>" for f in cached)
+    assert _values(cached) == _values(fresh)
+    monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
+    L._compile.cache_clear()
+    assert _values([L.compile_mp(ex, args, cse=c) for ex, c in exprs]) == _values(fresh)
+    L._compile.cache_clear()
+
+
+def test_a_corrupted_compiled_entry_is_recompiled(tmp_path, monkeypatch):
+    from local2global.numeric.evaluate import lambdify as L
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path))
+    monkeypatch.delenv("L2G_NO_DERIVATION_CACHE", raising=False)
+    args, [(ex, _), *_] = _exprs()
+    L._compile.cache_clear()
+    want = _values([L.compile_mp(ex, args)])
+    (path,) = (tmp_path / "compiled").glob("*.src")
+    blob = path.read_bytes()
+    # an edited payload (digest no longer matches), a truncated file, a stored non-string
+    for bad in (blob[:64] + blob[64:].replace(b"exp", b"log"), blob[:50], blob[:64] + pickle.dumps(3)):
+        path.write_bytes(bad)
+        L._compile.cache_clear()
+        f = L.compile_mp(ex, args)
+        assert f.__code__.co_filename != "<lambdifygenerated-cached>" and _values([f]) == want
+    L._compile.cache_clear()
+
+
+def test_code_needing_more_than_the_mpmath_namespace_or_with_dummies_is_not_cached(tmp_path, monkeypatch):
+    from local2global.numeric.evaluate import lambdify as L
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path))
+    monkeypatch.delenv("L2G_NO_DERIVATION_CACHE", raising=False)
+    x = sp.Symbol("x")
+    f = sp.lambdify((x,), sp.Function("h")(x), modules=[{"h": lambda t: 2 * t}, "mpmath"])
+    assert L._source_of(f, (x,)) is None
+    d = sp.Dummy("d")
+    L._compile.cache_clear()
+    L.compile_mp(d + 1, (d,))
+    assert not (tmp_path / "compiled").exists()
+    L._compile.cache_clear()

@@ -61,3 +61,17 @@ def test_constants_division_and_zero_denominators():
         K(0).inverse()
     with pytest.raises(ZeroDivisionError):
         x / (x - x)
+
+
+def test_the_memoised_sign_of_a_root_depends_on_the_radicand_of_each_normal_form():
+    """`NormalForm.sign_of` is memoised for the process; a root symbol is a normal form's own (r0_ is sqrt(2)
+    in one, sqrt(3) in another), so its radicand is part of the key: 2 sqrt(2) - 3 < 0 is not decided by the
+    a + b r rule, 2 sqrt(3) - 3 > 0 is."""
+    import sympy as sp
+    from local2global.proofs._checks import NormalForm
+
+    r = sp.Symbol("r0_", positive=True)
+    two, three = NormalForm(), NormalForm()
+    two.roots, three.roots = {sp.Integer(2): r}, {sp.Integer(3): r}
+    for _ in range(2):                          # the second round is answered from the memo
+        assert two.sign_of(2 * r - 3) is None and three.sign_of(2 * r - 3) == 1

@@ -21,7 +21,72 @@ def _compile(expr, args, cse):
     # cse=True (common subexpressions computed once) makes the large derived Hessians several times
     # faster to sample, but it may regroup terms so that an exact 0 appears in a denominator where the
     # original expression has none (seen at |A| = 1e4): the evaluation paths keep it off.
-    return sp.lambdify(args, expr, modules="mpmath", cse=cse)
+    path, source = _cached_source(expr, args, cse)
+    if source is not None:
+        fn = _from_source(source, args)
+        if fn is not None:
+            return fn
+    fn = sp.lambdify(args, expr, modules="mpmath", cse=cse)
+    source = _source_of(fn, args)
+    if source is not None:
+        from local2global.symbolic import store_verified
+        store_verified(path, source)
+    return fn
+
+
+# -- the code lambdify writes, cached on disk ---------------------------------------------------------
+# Printing an expression to Python (and to the docstring lambdify attaches) is most of what compiling costs:
+# the generated source is kept in $L2G_CACHE/compiled, under the SHA-256 of the pickled (expr, args, cse) and
+# the SymPy version, in the digest-checked files of the derivation cache. A hit runs the very source lambdify
+# wrote, in a copy of the namespace lambdify gives every mpmath function, so results are identical (a test
+# holds to it); a function whose namespace holds anything else is not cached.
+
+@lru_cache(maxsize=1)
+def _namespace() -> dict:
+    return dict(sp.lambdify((), sp.Integer(0), modules="mpmath").__globals__)
+
+
+def _cached_source(expr, args, cse):
+    import hashlib
+    import pickle
+
+    from local2global.symbolic import verified_file
+    # a Dummy's pickle carries its per-process index: such keys would never hit again, only pile up
+    if any(isinstance(x, sp.Basic) and x.atoms(sp.Dummy) for x in (expr, *args)):
+        return None, None
+    try:
+        blob = pickle.dumps((expr, args, bool(cse)), protocol=4)
+    except Exception:                                  # noqa: BLE001 - an unpicklable expression is not cached
+        return None, None
+    key = hashlib.sha256(sp.__version__.encode() + b"\0" + blob).hexdigest()[:40]
+    path, source = verified_file("compiled", f"{key}.src")
+    return path, source if isinstance(source, str) else None
+
+
+def _arg_names(args) -> dict:
+    # lambdify also binds each argument's name to the symbol (shadowed by the parameter of the same name)
+    return {str(a): a for a in args}
+
+
+def _source_of(fn, args) -> str | None:
+    """The source lambdify wrote for fn, if fn needs nothing beyond the common mpmath namespace."""
+    import linecache
+
+    ns = {**_namespace(), **_arg_names(args)}
+    if any(k != "__builtins__" and (k not in ns or ns[k] is not v) for k, v in fn.__globals__.items()):
+        return None
+    lines = linecache.cache.get(fn.__code__.co_filename)
+    return "".join(lines[2]) if lines else None
+
+
+def _from_source(source: str, args):
+    ns = {**_namespace(), **_arg_names(args)}
+    scope: dict = {}
+    try:
+        exec(compile(source, "<lambdifygenerated-cached>", "exec"), ns, scope)
+    except Exception:                                  # noqa: BLE001 - an unusable entry is a miss
+        return None
+    return scope.get("_lambdifygenerated")
 
 
 def mpf_exact(x) -> mp.mpf:
