@@ -327,6 +327,9 @@ def _kink_of_z0() -> tuple[bool, str]:
     return ok, f"jump of d(z0)/da across 1 + ae^2 = 0: {sp.sstr(jump)} (= {ratio} e^4 w|w|, 0 at w = 0): {ok}"
 
 
+# the completeness argument does not depend on the form under test: the printed form and the negative
+# control of a claim share one computation
+@lru_cache(maxsize=None)
 def _completeness(space, ctx) -> Outcome:
     r"""The proof that the families exhaust the critical points, step by step (exact):
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import os
 import pickle
 import tempfile
@@ -93,19 +94,34 @@ def _store(path: Path, value) -> None:
 
 
 def derivation(fn):
-    """Memoise a derivation in memory and on disk (see the module docstring); arguments must have a stable repr."""
+    """Memoise a derivation in memory and on disk (see the module docstring); arguments must have a stable repr.
+
+    Calls are keyed by their arguments *with the defaults filled in*: `structure()` and `structure(CHAIN)` are
+    the same derivation, computed (and stored) once."""
+    sig = inspect.signature(fn)
+    memo: dict = {}
+
     @functools.wraps(fn)
     def wrapper(*args, **kw):
+        try:
+            bound = sig.bind(*args, **kw)
+        except TypeError:
+            return fn(*args, **kw)                    # the function reports its own bad call
+        bound.apply_defaults()
+        args, kw = bound.args, bound.kwargs
         folder = _folder()
+        ident = repr((fn.__module__, fn.__qualname__, args, sorted(kw.items()), code_hash()))
+        mkey = (ident, str(folder))                   # with the cache off, nothing read or kept from it
+        if mkey in memo:
+            return memo[mkey]
         if folder is None:
-            return fn(*args, **kw)
-        key = hashlib.sha256(repr((fn.__module__, fn.__qualname__, args, sorted(kw.items()), code_hash()))
-                             .encode()).hexdigest()[:32]
-        path = folder / f"{fn.__name__}-{key}.pickle"
-        hit = _load(path)
-        if hit is not None:
-            return hit
-        value = fn(*args, **kw)
-        _store(path, value)
+            value = fn(*args, **kw)
+        else:
+            path = folder / f"{fn.__name__}-{hashlib.sha256(ident.encode()).hexdigest()[:32]}.pickle"
+            value = _load(path)
+            if value is None:
+                value = fn(*args, **kw)
+                _store(path, value)
+        memo[mkey] = value
         return value
     return functools.lru_cache(maxsize=None)(wrapper)

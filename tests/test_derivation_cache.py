@@ -29,6 +29,21 @@ def test_a_cached_derivation_is_reused_and_equal(tmp_path, monkeypatch):
     assert sp.srepr(g(3)) == sp.srepr(first)
 
 
+def test_a_call_with_its_default_arguments_spelled_out_is_the_same_derivation(tmp_path, monkeypatch):
+    """structure() and structure(CHAIN) are one derivation: one computation, one file."""
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path))
+    monkeypatch.delenv("L2G_NO_DERIVATION_CACHE", raising=False)
+    calls = []
+
+    @_cache.derivation
+    def power(n, k=2):
+        calls.append((n, k))
+        return sp.Symbol("x") ** (n * k)
+    assert power(3) is power(3, 2) is power(n=3, k=2) and calls == [(3, 2)]
+    assert power(3, 3) != power(3) and calls == [(3, 2), (3, 3)]
+    assert len(list((tmp_path / "derivations").glob("power-*.pickle"))) == 2
+
+
 def test_a_corrupted_or_truncated_file_is_recomputed(tmp_path, monkeypatch):
     monkeypatch.setenv("L2G_CACHE", str(tmp_path))
     monkeypatch.delenv("L2G_NO_DERIVATION_CACHE", raising=False)
