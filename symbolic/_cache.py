@@ -110,18 +110,17 @@ def derivation(fn):
         bound.apply_defaults()
         args, kw = bound.args, bound.kwargs
         folder = _folder()
+        if folder is None:
+            return fn(*args, **kw)                    # cache off: derived afresh, nothing read or kept by repr
         ident = repr((fn.__module__, fn.__qualname__, args, sorted(kw.items()), code_hash()))
-        mkey = (ident, str(folder))                   # with the cache off, nothing read or kept from it
+        mkey = (ident, str(folder))
         if mkey in memo:
             return memo[mkey]
-        if folder is None:
+        path = folder / f"{fn.__name__}-{hashlib.sha256(ident.encode()).hexdigest()[:32]}.pickle"
+        value = _load(path)
+        if value is None:
             value = fn(*args, **kw)
-        else:
-            path = folder / f"{fn.__name__}-{hashlib.sha256(ident.encode()).hexdigest()[:32]}.pickle"
-            value = _load(path)
-            if value is None:
-                value = fn(*args, **kw)
-                _store(path, value)
+            _store(path, value)
         memo[mkey] = value
         return value
     return functools.lru_cache(maxsize=None)(wrapper)
