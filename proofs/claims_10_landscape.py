@@ -851,8 +851,9 @@ def _neighbourhood_evidence(names: tuple, space, ctx) -> dict:
 
 def _neighbourhood_corroboration(fams, space, ctx):
     ok, notes, count = True, [], 0
+    evidence = _neighbourhood_evidence(tuple(fams), space, ctx)
     for name, (cls, _) in fams.items():
-        found, errs = _neighbourhood_evidence(tuple(fams), space, ctx)[name]
+        found, errs = evidence[name]
         count += len(found)
         for err in errs:
             ok = False

@@ -23,13 +23,6 @@ import mpmath as mp
 import sympy as sp
 
 from local2global.numeric.infra.lazy import lazy_module
-
-# torch (and the witness built on it) is imported by the first check that runs, not by registration:
-# `l2g check` then pays torch's import only in the one worker that runs this module's claims (BATCH)
-torch = lazy_module("torch")
-cmap = lazy_module("local2global.numeric.transformer.canonical_map")
-nexp = lazy_module("local2global.numeric.transformer.experiments")
-fm = lazy_module("local2global.numeric.transformer.fullmodel")
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
@@ -37,6 +30,13 @@ from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 from local2global.proofs._registry import Outcome, open_claim
 from local2global.proofs._registry import claim as _register
 from local2global.symbolic.model import canonical_model
+
+# torch (and the witness built on it) is imported by the first check that runs, not by registration:
+# `l2g check` then pays torch's import only in the one worker that runs this module's claims (BATCH)
+torch = lazy_module("torch")
+cmap = lazy_module("local2global.numeric.transformer.canonical_map")
+nexp = lazy_module("local2global.numeric.transformer.experiments")
+fm = lazy_module("local2global.numeric.transformer.fullmodel")
 
 _M = canonical_model()
 #: the claims of this module run one after the other in one worker (`_registry.Claim.batch`)

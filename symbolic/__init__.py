@@ -37,7 +37,8 @@ from ._simplify import simplify_log as simplify_log, simplify_unit as simplify_u
 from ._cache import store_verified as store_verified, verified_file as verified_file
 
 __all__ = [
-    "store_verified", "verified_file", "symbols", "Result", "BRANCHES", "W_BRANCHES", "ATT_BRANCHES", "binary_entropy", "ell_log", "sigma",
+    "store_verified", "verified_file",
+    "symbols", "Result", "BRANCHES", "W_BRANCHES", "ATT_BRANCHES", "binary_entropy", "ell_log", "sigma",
     "MarkovChain", "printed_entropy_rate", "derive_logit", "derive_attention_output", "rank_one_logit",
     "rank_one_parameters", "F", "G", "derive_optimal_bias", "cross_entropy_loss", "logistic_loss", "structure",
     "A_star", "G_prime_at_0", "CanonicalModel", "CriticalSet", "canonical_model", "derive_energy",

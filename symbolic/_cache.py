@@ -113,14 +113,12 @@ def derivation(fn):
         if folder is None:
             return fn(*args, **kw)                    # cache off: derived afresh, nothing read or kept by repr
         ident = repr((fn.__module__, fn.__qualname__, args, sorted(kw.items()), code_hash()))
-        mkey = (ident, str(folder))
-        if mkey in memo:
-            return memo[mkey]
         path = folder / f"{fn.__name__}-{hashlib.sha256(ident.encode()).hexdigest()[:32]}.pickle"
-        value = _load(path)
-        if value is None:
-            value = fn(*args, **kw)
-            _store(path, value)
-        memo[mkey] = value
-        return value
+        if path not in memo:
+            value = _load(path)
+            if value is None:
+                value = fn(*args, **kw)
+                _store(path, value)
+            memo[path] = value
+        return memo[path]
     return functools.lru_cache(maxsize=None)(wrapper)

@@ -46,14 +46,12 @@ def in_sigmoids(expr: sp.Expr) -> sp.Expr:
         arg = sp.expand(ex.args[0])
         al, be = arg.coeff(A), arg.coeff(c)
         rest = sp.expand(arg - al * A - be * c)
-        if not (al.is_Integer and be.is_Integer) or rest.has(A, c):
-            rules = None
-            break
-        rules[ex] = sp.exp(rest) * (s1 / (1 - s1)) ** al * (s0 / (1 - s0)) ** (be - al)
-    out = expr.xreplace(rules) if rules is not None else None
-    if out is None or out.has(A, c):
+        if al.is_Integer and be.is_Integer and not rest.has(A, c):
+            rules[ex] = sp.exp(rest) * (s1 / (1 - s1)) ** al * (s0 / (1 - s0)) ** (be - al)
+    out = expr.xreplace(rules)
+    if out.has(A, c):               # A or c outside such an exponential: substitute and expand the logs
         inv = {c: sp.log(s0 / (1 - s0)), A: sp.log(s1 / (1 - s1)) - sp.log(s0 / (1 - s0))}
-        out = sp.expand(sp.expand_log(expr.subs(inv), force=True), power_exp=True)
+        out = sp.expand(sp.expand_log(out.subs(inv), force=True), power_exp=True)
     return sp.cancel(out)
 
 

@@ -1,6 +1,9 @@
 """Compile derived SymPy expressions to mpmath callables (cached), with exact-input helpers."""
 from __future__ import annotations
 
+import hashlib
+import linecache
+import pickle
 from fractions import Fraction
 from functools import lru_cache
 
@@ -27,7 +30,7 @@ def _compile(expr, args, cse):
         if fn is not None:
             return fn
     fn = sp.lambdify(args, expr, modules="mpmath", cse=cse)
-    source = _source_of(fn, args)
+    source = _source_of(fn, args) if path is not None else None
     if source is not None:
         from local2global.symbolic import store_verified
         store_verified(path, source)
@@ -47,9 +50,6 @@ def _namespace() -> dict:
 
 
 def _cached_source(expr, args, cse):
-    import hashlib
-    import pickle
-
     from local2global.symbolic import verified_file
     # a Dummy's pickle carries its per-process index: such keys would never hit again, only pile up
     if any(isinstance(x, sp.Basic) and x.atoms(sp.Dummy) for x in (expr, *args)):
@@ -70,8 +70,6 @@ def _arg_names(args) -> dict:
 
 def _source_of(fn, args) -> str | None:
     """The source lambdify wrote for fn, if fn needs nothing beyond the common mpmath namespace."""
-    import linecache
-
     ns = {**_namespace(), **_arg_names(args)}
     if any(k != "__builtins__" and (k not in ns or ns[k] is not v) for k, v in fn.__globals__.items()):
         return None
