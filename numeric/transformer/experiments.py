@@ -13,6 +13,7 @@ Floats enter only here, at the torch boundary: the symbolic side is evaluated fr
 """
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass, field
@@ -527,8 +528,10 @@ LONG = dict(FIG3, N=256, eval_every=50, test_sequences=64)
 QUICK = dict(N=6, steps=40, eval_every=10)
 
 
+@functools.lru_cache(maxsize=None)
 def _code_hash() -> str:
-    """Hash of the code that determines a run's result: the model, the map and the training functions."""
+    """Hash of the code that determines a run's result: the model, the map and the training functions (once
+    per process: reading the sources back through `inspect` costs about 0.1 s a call)."""
     import hashlib
     import inspect
     import pathlib
