@@ -8,7 +8,13 @@ and without the cache (a pickled SymPy expression unpickles to an equal, identic
 a test holds to. Set L2G_NO_DERIVATION_CACHE=1 to bypass it; the folder is $L2G_CACHE/derivations, by default
 the user's cache folder ($XDG_CACHE_HOME or ~/.cache, then local2global/derivations), never the working
 directory: a command that writes nothing (`l2g check --only ...`, `l2g eval`) leaves no folder behind.
-Only the standard library is used (symbolic/ imports SymPy only).
+
+An installed package also carries the derivations themselves: building the wheel runs `_prederive.derive_all`
+(setup.py) and ships its files in `_derived/` next to this module, read-only. They are the same digest-checked
+files under the same keys, so they are used only by the very code and SymPy version that derived them (a wheel
+built with another SymPy than the one it runs with simply misses, and derives into the user's cache); a first
+command after `pip install` therefore starts from derived results instead of deriving for seconds. An editable
+install has no `_derived/` folder. Only the standard library is used (symbolic/ imports SymPy only).
 """
 from __future__ import annotations
 
@@ -23,6 +29,10 @@ from pathlib import Path
 import sympy as sp
 
 _HERE = Path(__file__).resolve().parent
+#: the derivations shipped in the wheel (see the module docstring); absent from a source tree
+SHIPPED = _HERE / "_derived"
+#: every function decorated with `derivation`, in definition order (what `_prederive.derive_all` covers)
+DERIVATIONS: list = []
 
 
 @functools.lru_cache(maxsize=None)
@@ -117,8 +127,12 @@ def derivation(fn):
         if path not in memo:
             value = _load(path)
             if value is None:
+                value = _load(SHIPPED / path.name)
+            if value is None:
                 value = fn(*args, **kw)
                 _store(path, value)
             memo[path] = value
         return memo[path]
-    return functools.lru_cache(maxsize=None)(wrapper)
+    cached = functools.lru_cache(maxsize=None)(wrapper)
+    DERIVATIONS.append(cached)
+    return cached

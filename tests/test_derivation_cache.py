@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
 import sympy as sp
 
 from local2global.symbolic import _cache
@@ -130,3 +131,71 @@ def test_code_needing_more_than_the_mpmath_namespace_or_with_dummies_is_not_cach
     L.compile_mp(d + 1, (d,))
     assert not (tmp_path / "compiled").exists()
     L._compile.cache_clear()
+
+
+# --- the derivations shipped in the wheel (symbolic/_derived, written by setup.py) ---------------------------
+
+def test_a_shipped_derivation_is_used_read_only_when_the_users_cache_misses(tmp_path, monkeypatch):
+    """A file in the shipped folder under a derivation's key is used as is (nothing derived, nothing written to the
+    user's cache); an unverified shipped file is a miss; L2G_NO_DERIVATION_CACHE ignores the shipped folder too."""
+    user, shipped = tmp_path / "user", tmp_path / "shipped"
+    monkeypatch.setenv("L2G_CACHE", str(user))
+    monkeypatch.delenv("L2G_NO_DERIVATION_CACHE", raising=False)
+    f, calls = _counter()
+    f(5)
+    (made,) = (user / "derivations").glob("cube-*.pickle")
+    shipped.mkdir()
+    blob = made.read_bytes()
+    # the shipped entry holds another value than a derivation would give: seeing it proves it was read
+    payload = pickle.dumps(sp.Integer(-1))
+    import hashlib
+    (shipped / made.name).write_bytes(hashlib.sha256(payload).hexdigest().encode() + payload)
+    made.unlink()
+    monkeypatch.setattr(_cache, "SHIPPED", shipped)
+    g, calls = _counter()
+    assert g(5) == -1 and calls == [] and not list((user / "derivations").glob("*.pickle"))
+    (shipped / made.name).write_bytes(blob[:40])                       # truncated: derived and stored instead
+    g, calls = _counter()
+    assert g(5) == 125 + sp.Symbol("x") and calls == [5] and list((user / "derivations").glob("*.pickle"))
+    monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
+    (shipped / made.name).write_bytes(hashlib.sha256(payload).hexdigest().encode() + payload)
+    g, calls = _counter()
+    assert g(5) == 125 + sp.Symbol("x") and calls == [5]
+
+
+def test_the_install_time_derivation_covers_every_derivation_function(tmp_path):
+    """`_prederive` (what setup.py ships) leaves at least one result of every function decorated `derivation`, so
+    no derivation is left for a user's first command."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "local2global.symbolic._prederive", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    names = {p.name.rsplit("-", 1)[0] for p in (tmp_path / "out").glob("*.pickle")}
+    import importlib
+    import pkgutil
+    import local2global.symbolic as S
+    for mod in pkgutil.iter_modules(S.__path__):
+        importlib.import_module(f"{S.__name__}.{mod.name}")       # every module's derivations are registered
+    ours = {fn.__name__ for fn in _cache.DERIVATIONS if fn.__module__.startswith(S.__name__ + ".")}
+    assert len(ours) >= 20 and names == ours
+
+
+def test_an_installed_package_starts_from_its_shipped_derivations(tmp_path):
+    """The wheel (as CI installs it) carries `_derived/`, every file verified, and a first `l2g eval` with an
+    empty user cache derives nothing (no file appears in $L2G_CACHE/derivations)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[1]
+    if repo in Path(_cache.__file__).resolve().parents:
+        pytest.skip("editable install: the source tree has no shipped derivations (the wheel has)")
+    files = sorted(_cache.SHIPPED.glob("*.pickle"))
+    assert files and all(_cache._load(f) is not None for f in files)
+    env = dict(os.environ, L2G_CACHE=str(tmp_path))
+    env.pop("L2G_NO_DERIVATION_CACHE", None)
+    done = subprocess.run([sys.executable, "-m", "local2global", "eval", "--p", "0.3", "--q", "0.4", "--e", "0.5",
+                           "--w", "0.2"], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert not list((tmp_path / "derivations").glob("*.pickle"))

@@ -1,0 +1,55 @@
+"""Every derivation the commands use, derived once: what the wheel ships in `symbolic/_derived/` (`_cache`).
+
+`python -m local2global.symbolic._prederive FOLDER` derives into FOLDER (setup.py runs it on the built package
+while the wheel is made, with $L2G_CACHE pointing at a scratch folder); `derive_all()` is the list itself.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+
+def derive_all() -> int:
+    """Derive both canonical models' critical sets, energies and structure, and every registered derivation that
+    takes no argument (its defaults are the symbolic chain and the models), into the active cache; returns how
+    many derivation functions there are."""
+    from . import _cache, basins, basins_r3, energy  # noqa: F401 - importing registers their derivations
+    from .model import canonical_model
+    for attention in (False, True):
+        m = canonical_model(attention)
+        m.critical_sets(False), m.critical_sets(True), m.energy
+    for fn in _cache.DERIVATIONS:
+        params = inspect.signature(fn).parameters.values()
+        if all(p.default is not inspect.Parameter.empty for p in params):
+            fn()
+    return len(_cache.DERIVATIONS)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m local2global.symbolic._prederive FOLDER", file=sys.stderr)
+        return 2
+    target = Path(argv[0])
+    scratch = tempfile.mkdtemp(prefix="l2g-prederive-")
+    try:
+        os.environ["L2G_CACHE"] = scratch
+        os.environ.pop("L2G_NO_DERIVATION_CACHE", None)
+        from . import _cache
+        _cache.SHIPPED = Path(scratch) / "none"       # derive afresh, even where an installed copy ships results
+        n = derive_all()
+        files = sorted((Path(scratch) / "derivations").glob("*.pickle"))
+        target.mkdir(parents=True, exist_ok=True)
+        for f in files:
+            shutil.copyfile(f, target / f.name)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"derived {len(files)} results of {n} derivation functions into {target}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
