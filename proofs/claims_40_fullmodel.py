@@ -594,27 +594,32 @@ def _relu(v):
     return v.applyfunc(lambda t: sp.Max(0, t))
 
 
-def _symbolic_full_logits(bits, token, positional, W_Q, W_K, W_V, W_1, W_2, bias):
-    """The full transformer of formula sheet §2 in SymPy (softmax attention, W_O = I, ReLU, tied head):
-    the logit at every position of one sequence. Written here from the definition (not from `numeric`)."""
+def _symbolic_full_logit(bits, token, positional, W_Q, W_K, W_V, W_1, W_2, bias):
+    """The full transformer of formula sheet §2 in SymPy (softmax attention, W_O = I, ReLU, tied head): the logit
+    at the last position n of the context x_1^n = bits. Written here from the definition (not from `numeric`).
+    Attention is causal (position n attends to x_1..x_n), so this is also the logit at position n of every
+    longer sequence that starts with these bits."""
     d = token.shape[0]
     xs = [bits[i] * token + positional[i] for i in range(len(bits))]
-    out = []
-    for n in range(len(bits)):
-        ex = [sp.exp(((W_Q * xs[n]).T * (W_K * xs[i]))[0, 0] / sp.sqrt(d)) for i in range(n + 1)]
-        mix = sum(((ex[i] / sum(ex)) * (W_V * xs[i]) for i in range(n + 1)), sp.zeros(d, 1))
-        y = xs[n] + mix
-        z = y + W_2 * _relu(W_1 * y)
-        out.append(sp.expand((token.T * z)[0, 0] + bias))
-    return out
+    query = W_Q * xs[-1]
+    ex = [sp.exp((query.T * (W_K * x))[0, 0] / sp.sqrt(d)) for x in xs]
+    norm = sum(ex)
+    mix = sum(((ex_i / norm) * (W_V * x) for ex_i, x in zip(ex, xs)), sp.zeros(d, 1))
+    y = xs[-1] + mix
+    z = y + W_2 * _relu(W_1 * y)
+    return sp.expand((token.T * z)[0, 0] + bias)
 
 
-def _descent_logits_match(slope, orthogonal: bool) -> tuple[int, str]:
-    """Run the symbolic full model along the probe curve at theta(0, w, c) and compare with r^2 slope x_n + c.
+@functools.lru_cache(maxsize=None)
+def _descent_curve_logits(orthogonal: bool) -> tuple[tuple[int, tuple, tuple, int, sp.Expr], ...]:
+    """The symbolic full model's logits along the probe curve at theta(0, w, c): (d, alpha signs, x, n, logit_n(x))
+    for every d, every alpha, every sequence x of length <= 3 and every position n.
 
     orthogonal=False: token r alpha, p_n = 0 (w < 0 branch); True: token r u, u a unit vector orthogonal to
-    alpha, p_n = 0 (d >= 2). Returns (cases, first mismatch or "")."""
-    cases = 0
+    alpha, p_n = 0 (d >= 2). The curve does not depend on the form under test, so its logits are computed once per
+    process; the form enters only in `_descent_logits_match`. Each context is run once: the logit at position n
+    of x is the logit of the context x_1^n (causal attention), shared by the sequences with that prefix."""
+    out = []
     dims = (2, 3) if orthogonal else (1, 2, 3)
     for d in dims:
         for signs in itertools.product((1, -1), repeat=d):
@@ -624,13 +629,26 @@ def _descent_logits_match(slope, orthogonal: bool) -> tuple[int, str]:
             W_2 = (S.w_neg / sp.sqrt(d)) * al * one.T
             Z = sp.zeros(d, d)
             u_ = sp.Matrix([signs[1], -signs[0]] + [0] * (d - 2)) / sp.sqrt(2) if orthogonal else al
+            context = {}
             for N in (1, 2, 3):
                 for bits in itertools.product((0, 1), repeat=N):
-                    lg = _symbolic_full_logits(bits, _r * u_, [sp.zeros(d, 1)] * N, Z, Z, Z, W_1, W_2, _cc)
-                    for n, z in enumerate(lg):
-                        cases += 1
-                        if sp.expand(z - (_r**2 * slope.subs(w, S.w_neg) * bits[n] + _cc)) != 0:
-                            return cases, f"d = {d}, alpha = {signs}, x = {bits}, n = {n + 1}: logit {z}"
+                    for n in range(N):
+                        ctx = bits[:n + 1]
+                        if ctx not in context:
+                            context[ctx] = _symbolic_full_logit(ctx, _r * u_, [sp.zeros(d, 1)] * len(ctx), Z, Z, Z,
+                                                                W_1, W_2, _cc)
+                        out.append((d, signs, bits, n, context[ctx]))
+    return tuple(out)
+
+
+def _descent_logits_match(slope, orthogonal: bool) -> tuple[int, str]:
+    """Compare the symbolic full model's logits along the probe curve (`_descent_curve_logits`) with
+    r^2 slope x_n + c. Returns (cases, first mismatch or "")."""
+    cases = 0
+    for d, signs, bits, n, z in _descent_curve_logits(orthogonal):
+        cases += 1
+        if sp.expand(z - (_r**2 * slope.subs(w, S.w_neg) * bits[n] + _cc)) != 0:
+            return cases, f"d = {d}, alpha = {signs}, x = {bits}, n = {n + 1}: logit {z}"
     return cases, ""
 
 
