@@ -67,13 +67,14 @@ class FullParameters:
         return torch.cat([t.reshape(-1) for t in self.tensors()])
 
     def unflatten(self, vec: torch.Tensor) -> "FullParameters":
-        """Parameters with the shapes of self, read from a flat vector (inverse of `flatten`)."""
+        """Parameters with the shapes of self, read from a flat vector (inverse of `flatten`); vectors (*R, D) give
+        parameters with leading batch dimensions R (see `logits`)."""
         out, k = {}, 0
         for name, t in zip(self.names(), self.tensors()):
-            out[name] = vec[k:k + t.numel()].reshape(t.shape)
+            out[name] = vec[..., k:k + t.numel()].reshape(vec.shape[:-1] + t.shape)
             k += t.numel()
-        if k != vec.numel():
-            raise ValueError(f"vector has {vec.numel()} entries, parameters need {k}")
+        if k != vec.shape[-1]:
+            raise ValueError(f"vector has {vec.shape[-1]} entries, parameters need {k}")
         return FullParameters(**out)
 
     def detach(self, requires_grad: bool = False) -> "FullParameters":
@@ -232,12 +233,43 @@ def population_loss(theta: FullParameters, p: float, q: float, N: int | None = N
     model = logits_affine if fast else logits
     total = 0
     for n in range(1, N + 1):
-        x = all_sequences(n)
-        z = model(theta, x, attention, last_only=True)                       # (*R, 2^n)
-        P1 = next_one_probability(p, q, x[:, -1])
-        per_prefix = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
-        total = total + (sequence_probabilities(p, q, x) * per_prefix).sum(dim=-1)
+        x, P1, weights = _prefix_law(p, q, n)
+        total = total + _position_loss(model(theta, x, attention, last_only=True), P1, weights)   # z: (*R, 2^n)
     return total / N
+
+
+def population_losses(thetas: FullParameters, p: float, q: float, N: int | None = None,
+                      attention: str = "softmax") -> torch.Tensor:
+    r"""`population_loss` of each of R models (parameters with one leading batch dimension R), (R,), every entry
+    bit for bit the value of that model evaluated alone (tested).
+
+    The logits of all R models come from one batched pass (the same products per model: they equal the one-model
+    logits bit for bit); each model's expectation is then formed from its own row, since torch's elementwise
+    kernels over a longer tensor take their vectorised path where a short one takes the scalar one (softplus may
+    then round differently in the last bit), and a reduction over rows may group the additions differently.
+    """
+    N = thetas.N if N is None else N
+    totals = [0] * thetas.token.shape[0]
+    for n in range(1, N + 1):
+        x, P1, weights = _prefix_law(p, q, n)
+        z = logits(thetas, x, attention, last_only=True)                     # (R, 2^n)
+        totals = [total + _position_loss(row, P1, weights) for total, row in zip(totals, z)]
+    return torch.stack(totals) / N
+
+
+def _position_loss(z: torch.Tensor, P1: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    r"""sum_{x_1^n} P(x_1^n) [P1 softplus(-z_n) + (1 - P1) softplus(z_n)]: position n's term of the population loss."""
+    per_prefix = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
+    return (weights * per_prefix).sum(dim=-1)
+
+
+@lru_cache(maxsize=64)
+def _prefix_law(p: float, q: float, n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The chain's side of `population_loss` at position n: every context x_1^n (2^n, n), P(x_{n+1} = 1 | x_n)
+    and P(x_1^n). It does not depend on theta, so it is built once per (p, q, n) (the probes of Thm 5 evaluate
+    the loss thousands of times at one chain); the tensors are shared, only read."""
+    x = _all_sequences(n)
+    return x, next_one_probability(p, q, x[:, -1]), sequence_probabilities(p, q, x)
 
 
 def population_loss_enumerated(theta: FullParameters, p: float, q: float, N: int | None = None,
