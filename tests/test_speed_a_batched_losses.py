@@ -1,8 +1,8 @@
 """The batched population loss of the Thm 5 probes equals the one-model loss bit for bit.
 
 The probes of thm5.full_model and thm5.e_axis_minima evaluate many perturbations of one parameter value in one
-pass (`fullmodel.population_losses`); their evidence prints loss changes, so every entry must be the value the
-one-at-a-time evaluation gives, not merely close to it.
+pass (`fullmodel.population_loss` of batched parameters); their evidence prints loss changes, so every entry must
+be the value the one-at-a-time evaluation gives, not merely close to it.
 """
 from __future__ import annotations
 
@@ -19,13 +19,13 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.mark.parametrize("attention", fm.ATTENTIONS)
-def test_population_losses_of_a_batch_equal_each_model_alone_bit_for_bit(attention):
+def test_population_loss_of_a_batch_equals_each_model_alone_bit_for_bit(attention):
     g = torch.Generator().manual_seed(11)
     for d, N, R in ((1, 3, 5), (2, 3, 40), (3, 4, 7), (8, 6, 3)):
         thetas = [fm.gaussian(d, N, 0.7, g) for _ in range(R)]
         batch = fm.zeros(d, N).unflatten(torch.stack([t.flatten() for t in thetas]))
         alone = torch.stack([fm.population_loss(t, 0.3, 0.6, attention=attention) for t in thetas])
-        assert torch.equal(fm.population_losses(batch, 0.3, 0.6, attention=attention), alone)
+        assert torch.equal(fm.population_loss(batch, 0.3, 0.6, attention=attention), alone)
 
 
 def test_a_batch_of_flat_vectors_unflattens_to_the_stacked_parameters():

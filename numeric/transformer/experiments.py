@@ -198,7 +198,7 @@ def theta_min_probe(p: float, q: float, w: float, d: int = 2, N: int = 3, radius
     if directions:
         vs = [torch.randn(flat0.shape, dtype=fm.DTYPE, generator=g) for _ in range(directions)]
         perturbed = theta.unflatten(flat0 + torch.stack([radius * v / v.norm() for v in vs]))
-        worst = float((fm.population_losses(perturbed, p, q) - L0).min())       # all directions in one pass
+        worst = float((fm.population_loss(perturbed, p, q) - L0).min())       # all directions in one pass
     al = cmap.alpha(signs if signs is not None else (1,) * d)
     zeros_pos = torch.zeros(N, d, dtype=fm.DTYPE)
     dirs = {

@@ -226,8 +226,11 @@ def population_loss(theta: FullParameters, p: float, q: float, N: int | None = N
     P1 = P(x_{n+1} = 1 | x_n): the exact expectation over the target (Markov property), and over
     x_{n+2..N}, on which z_n does not depend (causal attention): each position needs only its 2^n prefixes
     (2^{N+1} - 2 logits in all instead of N 2^N; `population_loss_enumerated` is the literal sum over all
-    2^N sequences). With batched parameters (see `logits`) the result has the batch shape. `fast=True`
-    evaluates the model with `logits_affine` (the training's recorded losses), else with the literal `logits`.
+    2^N sequences). With batched parameters (see `logits`) the result has the batch shape: the logits of all
+    models in one pass, then each model's expectation from its own row, so that with the literal `logits` every
+    entry is bit for bit the loss of that model alone (tested; the batched products of `logits_affine` may round
+    differently). `fast=True` evaluates the model with `logits_affine` (the training's recorded losses), else with
+    the literal `logits`.
     """
     N = theta.N if N is None else N
     model = logits_affine if fast else logits
@@ -238,27 +241,15 @@ def population_loss(theta: FullParameters, p: float, q: float, N: int | None = N
     return total / N
 
 
-def population_losses(thetas: FullParameters, p: float, q: float, N: int | None = None,
-                      attention: str = "softmax") -> torch.Tensor:
-    r"""`population_loss` of each of R models (parameters with one leading batch dimension R), (R,), every entry
-    bit for bit the value of that model evaluated alone (tested).
-
-    The logits of all R models come from one batched pass (the same products per model: they equal the one-model
-    logits bit for bit); each model's expectation is then formed from its own row, since torch's elementwise
-    kernels over a longer tensor take their vectorised path where a short one takes the scalar one (softplus may
-    then round differently in the last bit), and a reduction over rows may group the additions differently.
-    """
-    N = thetas.N if N is None else N
-    totals = [0] * thetas.token.shape[0]
-    for n in range(1, N + 1):
-        x, P1, weights = _prefix_law(p, q, n)
-        z = logits(thetas, x, attention, last_only=True)                     # (R, 2^n)
-        totals = [total + _position_loss(row, P1, weights) for total, row in zip(totals, z)]
-    return torch.stack(totals) / N
-
-
 def _position_loss(z: torch.Tensor, P1: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
-    r"""sum_{x_1^n} P(x_1^n) [P1 softplus(-z_n) + (1 - P1) softplus(z_n)]: position n's term of the population loss."""
+    r"""sum_{x_1^n} P(x_1^n) [P1 softplus(-z_n) + (1 - P1) softplus(z_n)]: position n's term of the population loss.
+
+    Logits z of a batch of models (*R, 2^n) are taken one model's row at a time, as for a model alone: over one
+    long tensor torch's elementwise kernels take their vectorised path where a single model's short one takes the
+    scalar one (softplus may round differently in the last bit), and a reduction over rows may group the additions
+    differently."""
+    if z.ndim > 1:
+        return torch.stack([_position_loss(row, P1, weights) for row in z])
     per_prefix = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
     return (weights * per_prefix).sum(dim=-1)
 
