@@ -683,8 +683,21 @@ def _descent_logits_match(slope, orthogonal: bool) -> tuple[int, str]:
     return cases, ""
 
 
+_wr = sp.Symbol("w", real=True)
+_W_NEGATIVE = sp.Interval.open(-sp.oo, 0)
+
+
+@functools.lru_cache(maxsize=None)
+def _theta_min_w_negative() -> sp.Set:
+    """The w < 0 with 1 + 2w|w| > 0: where the canonical point at e = 0 lies in Theta_min for p + q > 1. Independent
+    of the form under test: solved once per process."""
+    return sp.solveset((1 + 2 * w * absw).subs(w, _wr) > 0, _wr, _W_NEGATIVE)
+
+
+@functools.lru_cache(maxsize=None)
 def _F_slope():
-    """dF/dA at A = 0, c = log(p/q) for F(A, c) = E[xent(P(1|X), sigma(A X + c))] (a logit depending on x_n only)."""
+    """dF/dA at A = 0, c = log(p/q) for F(A, c) = E[xent(P(1|X), sigma(A X + c))] (a logit depending on x_n only).
+    Independent of the form under test: derived once per process."""
     F = CH.expect_X(lambda x: _xent(_P1(x), S.sigma(S.A * x + S.c)))
     return sp.factor(sp.diff(F, S.A).subs({S.A: 0, S.c: sp.log(p / q)}))
 
@@ -722,11 +735,8 @@ def _thm5_formula_sheet(form, ctx):
     if not _is_zero(slope - pi0 * pi1 * (p + q - 1)):
         bad.append(f"dF/dA(0, log(p/q)) = {slope}")
     # where along w < 0 the canonical Theta_min point (p+q > 1: 1 + 2w|w| > 0) has this descent: (p+q-1) form < 0
-    wr = sp.Symbol("w", real=True)
-    neg = sp.Interval.open(-sp.oo, 0)
-    in_min = sp.solveset((1 + 2 * w * absw).subs(w, wr) > 0, wr, neg)
-    descent = sp.solveset(sp.sympify(form).subs(w, wr) < 0, wr, neg)
-    found = sp.Intersection(in_min, descent)
+    descent = sp.solveset(sp.sympify(form).subs(w, _wr) < 0, _wr, _W_NEGATIVE)
+    found = sp.Intersection(_theta_min_w_negative(), descent)
     if found != sp.Interval.open(-1 / sp.sqrt(2), -sp.Rational(1, 2)):
         bad.append(f"descent set inside Theta_min (p+q > 1, w < 0) is {found}, not (-1/sqrt2, -1/2)")
     # b*(0, w) = log(p/q): at e = 0 the canonical logit is b for both bits, the loss is convex in b with
