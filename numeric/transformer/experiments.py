@@ -195,10 +195,10 @@ def theta_min_probe(p: float, q: float, w: float, d: int = 2, N: int = 3, radius
     flat0 = theta.flatten()
     g = torch.Generator().manual_seed(seed)
     worst = math.inf
-    for _ in range(directions):
-        v = torch.randn(flat0.shape, dtype=fm.DTYPE, generator=g)
-        v = radius * v / v.norm()
-        worst = min(worst, float(fm.population_loss(theta.unflatten(flat0 + v), p, q) - L0))
+    if directions:
+        vs = [torch.randn(flat0.shape, dtype=fm.DTYPE, generator=g) for _ in range(directions)]
+        perturbed = theta.unflatten(flat0 + torch.stack([radius * v / v.norm() for v in vs]))
+        worst = float((fm.population_loss(perturbed, p, q) - L0).min())       # all directions in one pass
     al = cmap.alpha(signs if signs is not None else (1,) * d)
     zeros_pos = torch.zeros(N, d, dtype=fm.DTYPE)
     dirs = {

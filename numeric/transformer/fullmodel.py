@@ -67,13 +67,14 @@ class FullParameters:
         return torch.cat([t.reshape(-1) for t in self.tensors()])
 
     def unflatten(self, vec: torch.Tensor) -> "FullParameters":
-        """Parameters with the shapes of self, read from a flat vector (inverse of `flatten`)."""
+        """Parameters with the shapes of self, read from a flat vector (inverse of `flatten`); vectors (*R, D) give
+        parameters with leading batch dimensions R (see `logits`)."""
         out, k = {}, 0
         for name, t in zip(self.names(), self.tensors()):
-            out[name] = vec[k:k + t.numel()].reshape(t.shape)
+            out[name] = vec[..., k:k + t.numel()].reshape(vec.shape[:-1] + t.shape)
             k += t.numel()
-        if k != vec.numel():
-            raise ValueError(f"vector has {vec.numel()} entries, parameters need {k}")
+        if k != vec.shape[-1]:
+            raise ValueError(f"vector has {vec.shape[-1]} entries, parameters need {k}")
         return FullParameters(**out)
 
     def detach(self, requires_grad: bool = False) -> "FullParameters":
@@ -225,19 +226,41 @@ def population_loss(theta: FullParameters, p: float, q: float, N: int | None = N
     P1 = P(x_{n+1} = 1 | x_n): the exact expectation over the target (Markov property), and over
     x_{n+2..N}, on which z_n does not depend (causal attention): each position needs only its 2^n prefixes
     (2^{N+1} - 2 logits in all instead of N 2^N; `population_loss_enumerated` is the literal sum over all
-    2^N sequences). With batched parameters (see `logits`) the result has the batch shape. `fast=True`
-    evaluates the model with `logits_affine` (the training's recorded losses), else with the literal `logits`.
+    2^N sequences). With batched parameters (see `logits`) the result has the batch shape: the logits of all
+    models in one pass, then each model's expectation from its own row, so that with the literal `logits` every
+    entry is bit for bit the loss of that model alone (tested; the batched products of `logits_affine` may round
+    differently). `fast=True` evaluates the model with `logits_affine` (the training's recorded losses), else with
+    the literal `logits`.
     """
     N = theta.N if N is None else N
     model = logits_affine if fast else logits
     total = 0
     for n in range(1, N + 1):
-        x = all_sequences(n)
-        z = model(theta, x, attention, last_only=True)                       # (*R, 2^n)
-        P1 = next_one_probability(p, q, x[:, -1])
-        per_prefix = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
-        total = total + (sequence_probabilities(p, q, x) * per_prefix).sum(dim=-1)
+        x, P1, weights = _prefix_law(p, q, n)
+        total = total + _position_loss(model(theta, x, attention, last_only=True), P1, weights)   # z: (*R, 2^n)
     return total / N
+
+
+def _position_loss(z: torch.Tensor, P1: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    r"""sum_{x_1^n} P(x_1^n) [P1 softplus(-z_n) + (1 - P1) softplus(z_n)]: position n's term of the population loss.
+
+    Logits z of a batch of models (*R, 2^n) are taken one model's row at a time, as for a model alone: over one
+    long tensor torch's elementwise kernels take their vectorised path where a single model's short one takes the
+    scalar one (softplus may round differently in the last bit), and a reduction over rows may group the additions
+    differently."""
+    if z.ndim > 1:
+        return torch.stack([_position_loss(row, P1, weights) for row in z])
+    per_prefix = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
+    return (weights * per_prefix).sum(dim=-1)
+
+
+@lru_cache(maxsize=64)
+def _prefix_law(p: float, q: float, n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The chain's side of `population_loss` at position n: every context x_1^n (2^n, n), P(x_{n+1} = 1 | x_n)
+    and P(x_1^n). It does not depend on theta, so it is built once per (p, q, n) (the probes of Thm 5 evaluate
+    the loss thousands of times at one chain); the tensors are shared, only read."""
+    x = _all_sequences(n)
+    return x, next_one_probability(p, q, x[:, -1]), sequence_probabilities(p, q, x)
 
 
 def population_loss_enumerated(theta: FullParameters, p: float, q: float, N: int | None = None,
