@@ -132,14 +132,28 @@ def lower_bound(sigma, prec: int = 128, cells=None, regime: int = 1) -> dict:
     wc = derived_arb()["w_c" if regime > 0 else "w_c_prime"]
     with _Prec(prec):
         sr2 = _ball(sigma) * arb(2).sqrt()
-        LB, covered, race, wbar = arb(0), arb(0), arb(0), {}
+        LB, covered, race = arb(0), arb(0), arb(0)
+        # a cell edge is shared by many cells and a Dbar by several: each ball below is computed once per edge
+        # or Dbar (the same operations on the same exact inputs at the same precision give the same ball); keyed
+        # by (numerator, denominator), as a Fraction's hash computes a modular inverse on every call
+        erf_at, fail_at = {}, {}
+
+        def erf_edge(x):
+            key = (x.numerator, x.denominator)
+            out = erf_at.get(key)
+            if out is None:
+                out = erf_at[key] = (_ball(x) / sr2).erf()
+            return out
+
         for elo, ehi, alo, ahi, Db in cells:
-            if Db not in wbar:
-                wbar[Db] = wc(_ball(Db))
-            pe = (_ball(ehi) / sr2).erf() - (_ball(elo) / sr2).erf()
-            pa = ((_ball(ahi) / sr2).erf() - (_ball(alo) / sr2).erf()) / 2
-            # P(w0 fails the race) = P(w0 <= wbar) = erfc(-wbar/(σ√2))/2 (regime +1); P(w0 >= wbar) (regime -1)
-            fail = (-wbar[Db] / sr2).erfc() / 2 if regime > 0 else (wbar[Db] / sr2).erfc() / 2
+            key = (Db.numerator, Db.denominator)
+            fail = fail_at.get(key)
+            if fail is None:
+                wbar = wc(_ball(Db))
+                # P(w0 fails the race) = P(w0 <= wbar) = erfc(-wbar/(σ√2))/2 (regime +1); P(w0 >= wbar) (regime -1)
+                fail = fail_at[key] = (-wbar / sr2).erfc() / 2 if regime > 0 else (wbar / sr2).erfc() / 2
+            pe = erf_edge(ehi) - erf_edge(elo)
+            pa = (erf_edge(ahi) - erf_edge(alo)) / 2
             LB += pe * pa * (1 - fail)
             covered += pe * pa
             race += pe * pa * fail
