@@ -210,16 +210,18 @@ def lower_bound(sigma, prec: int = 128, cells=None, regime: int = 1) -> dict:
 
         for elo, ehi, alo, ahi, Db in cells:
             key = (Db.numerator, Db.denominator)
-            fail = fail_at.get(key)
-            if fail is None:
+            if key not in fail_at:
                 wbar = wc(_ball(Db))
                 # P(w0 fails the race) = P(w0 <= wbar) = erfc(-wbar/(σ√2))/2 (regime +1); P(w0 >= wbar) (regime -1)
-                fail = fail_at[key] = (-wbar / sr2).erfc() / 2 if regime > 0 else (wbar / sr2).erfc() / 2
+                fail = (-wbar / sr2).erfc() / 2 if regime > 0 else (wbar / sr2).erfc() / 2
+                fail_at[key] = (fail, 1 - fail)
+            fail, win = fail_at[key]
             pe = erf_edge(ehi) - erf_edge(elo)
             pa = (erf_edge(ahi) - erf_edge(alo)) / 2
-            LB += pe * pa * (1 - fail)
-            covered += pe * pa
-            race += pe * pa * fail
+            cell = pe * pa                # P(e-cell) P(a-cell), once for the three sums
+            LB += cell * win
+            covered += cell
+            race += cell * fail
         return {"sigma": Fraction(sigma), "LB": LB, "eps": 1 - LB, "eps_uncovered": 1 - covered, "eps_race": race,
                 "cells": len(cells), "prec": prec, "regime": regime}
 
