@@ -247,9 +247,16 @@ def frac_of(x) -> Fraction:
     return (-1 if sign else 1) * Fraction(int(man)) * (Fraction(2) ** int(exp))
 
 
+_A1: dict = {}
+
+
 def a1() -> mp.mpf:
-    """a_1, the largest zero of Ai (about -2.338)."""
-    return mp.airyaizero(1)
+    """a_1, the largest zero of Ai (about -2.338), at mpmath's working precision. A constant: computed once per
+    precision (mpmath's root finder is deterministic, so the memo returns the value a new call would)."""
+    prec = mp.mp.prec
+    if prec not in _A1:
+        _A1[prec] = mp.airyaizero(1)
+    return _A1[prec]
 
 
 def E_sad() -> mp.mpf:

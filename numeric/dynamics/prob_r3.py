@@ -20,10 +20,12 @@ Every formula (D, Dbar, the hypotheses of Lemma C, w_c, w_sad) is the derived on
 """
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+import sympy as sp
 
 from local2global.symbolic import basins_r3 as sr3
 from local2global.symbolic import energy as senergy
@@ -36,29 +38,89 @@ A_CAP = Fraction(6, 5)
 
 @lru_cache(maxsize=None)
 def _lemma_c():
-    """Lemma C's D(Y, m), Dbar(Y, m, a_lo) and its two hypotheses as exact Fraction functions (derived)."""
+    """Lemma C's D(Y, m), Dbar(Y, m, a_lo) and its two hypotheses as exact Fraction functions (derived), and
+    whether `certify_cell` may search its grid (`_searchable`)."""
     from local2global.numeric.dynamics.basins_r3 import fraction_function
     lc = sr3.lemma_c()
     args = (sr3.Y, sr3.m_, sr3.a_lo)
     return {"D": fraction_function(lc["D"], args), "Dbar": fraction_function(lc["Dbar"], args),
             "rate": fraction_function(lc["hypothesis_rate"], args),       # 8 - 16 m Y > 0
-            "reach": fraction_function(lc["hypothesis_reach"], args)}     # a_lo - D + m > 0
+            "reach": fraction_function(lc["hypothesis_reach"], args),     # a_lo - D + m > 0
+            "searchable": _searchable(lc["hypothesis_rate"], lc["hypothesis_reach"])}
+
+
+def _searchable(rate, reach) -> bool:
+    r"""Whether the first grid point m with rate > 0 and reach > 0 may be searched for instead of walked to, checked
+    exactly on the derived hypotheses (Y > 0): the rate is affine and decreasing in m, and the reach is concave in m
+    where the rate is positive (reach'' rate^3 is a polynomial <= 0; reach has no pole there).
+
+    Then along the grid m_k = k/1000 (k >= k0) the rate is positive exactly on an initial segment k < K, and on it
+    the differences of the reach do not increase. Let stops(k) say: k >= K, or reach(m_k) > 0, or k + 1 = K, or
+    reach(m_{k+1}) <= reach(m_k). stops is False then True along k (once the reach is positive it stays so up to
+    its peak; once it has stopped rising it never rises again), so its first k is found by galloping and
+    bisection, and it is the walk's answer: before it the reach is <= 0; at it, reach > 0 gives the answer, and
+    otherwise reach(m_k) <= 0 is the largest value on the segment (None)."""
+    Y = sp.Symbol("Y", positive=True)
+    m = sr3.m_
+    rate, reach = rate.subs(sr3.Y, Y), reach.subs(sr3.Y, Y)
+    curvature = sp.factor(sp.diff(reach, m, 2) * rate**3)
+    return bool(sp.diff(rate, m, 2) == 0 and sp.diff(rate, m).is_negative and curvature.is_polynomial(m)
+                and curvature.is_nonpositive)
+
+
+#: grid points `certify_cell` walks before it searches (most cells of the designs settle within a few)
+WALK = 8
 
 
 def certify_cell(Y: Fraction, a_lo: Fraction):
     """Lemma C for the box {0 < e^2 <= Y} x [a_lo, ·): the smallest m >= max(0, -a_lo) on the grid (1/1000)Z with
     8 - 16mY > 0 and a_lo - D + m > 0, returned as (m, D, Dbar) (exact); None if no such m exists. Then every
-    descending line from the box reaches the axis (the box lies in R) and Δ <= Dbar on it."""
+    descending line from the box reaches the axis (the box lies in R) and Δ <= Dbar on it.
+
+    The grid is walked from max(0, -a_lo) for WALK points, then searched (`_searchable`: the same m as walking
+    on; walked to the end if the derived hypotheses do not have the shape the search needs). Either way the m
+    returned satisfies both hypotheses, checked exactly there: the shape decides only that it is the smallest."""
     import gmpy2
     fn = _lemma_c()
     # the same exact rational arithmetic in gmpy2's mpq (GMP), several times faster than Fraction
     Y, a_lo = gmpy2.mpq(Y.numerator, Y.denominator), gmpy2.mpq(a_lo.numerator, a_lo.denominator)
-    m, step = gmpy2.mpq(int(max(0, -a_lo) * 1000), 1000), gmpy2.mpq(1, 1000)
-    while fn["rate"](Y, m, a_lo) > 0:
-        if fn["reach"](Y, m, a_lo) > 0:
-            return tuple(map(_fraction, (m, fn["D"](Y, m, a_lo), fn["Dbar"](Y, m, a_lo))))
-        m += step
+    rate, reach = fn["rate"], fn["reach"]        # reach has a pole where the rate vanishes: only where rate > 0
+    k0 = int(max(0, -a_lo) * 1000)
+    for k in (range(k0, k0 + WALK) if fn["searchable"] else itertools.count(k0)):
+        m = gmpy2.mpq(k, 1000)
+        if not rate(Y, m, a_lo) > 0:
+            return None
+        if reach(Y, m, a_lo) > 0:
+            return _cell(fn, Y, m, a_lo)
+    rates, reaches = {}, {}
+
+    def rate_ok(k):
+        if k not in rates:
+            rates[k] = rate(Y, gmpy2.mpq(k, 1000), a_lo) > 0
+        return rates[k]
+
+    def reach_at(k):
+        if k not in reaches:
+            reaches[k] = reach(Y, gmpy2.mpq(k, 1000), a_lo)
+        return reaches[k]
+
+    def stops(k):
+        return not rate_ok(k) or reach_at(k) > 0 or not rate_ok(k + 1) or reach_at(k + 1) <= reach_at(k)
+
+    lo, hi = k0 + WALK - 1, k0 + WALK     # stops(hi) once galloped; stops(lo) is False, or lo was walked
+    while not stops(hi):
+        lo, hi = hi, hi + 2 * (hi - lo)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if stops(mid) else (mid, hi)
+    if rate_ok(hi) and reach_at(hi) > 0:
+        return _cell(fn, Y, gmpy2.mpq(hi, 1000), a_lo)
     return None
+
+
+def _cell(fn, Y, m, a_lo) -> tuple:
+    """(m, D, Dbar) as Fractions."""
+    return tuple(map(_fraction, (m, fn["D"](Y, m, a_lo), fn["Dbar"](Y, m, a_lo))))
 
 
 def _fraction(x) -> Fraction:
@@ -69,13 +131,14 @@ def _fraction(x) -> Fraction:
 def design_cells(n_e: int = N_E, e_max: Fraction = E_MAX, a_max: Fraction = A_MAX, n_a: int = N_A) -> tuple:
     """The certified cells: (e_lo, e_hi, a_lo, a_hi, Dbar) for every box of the grid Lemma C certifies."""
     cells = []
+    a_cells = [(alo, alo + 2 * a_max / n_a) for alo in (-a_max + 2 * a_max * j / n_a for j in range(n_a))]
     for i in range(1, n_e + 1):
         elo, ehi = e_max * (i - 1) / n_e, e_max * i / n_e
-        for j in range(n_a):
-            alo = -a_max + 2 * a_max * j / n_a
-            cert = certify_cell(ehi * ehi, alo)
+        Y = ehi * ehi
+        for alo, ahi in a_cells:
+            cert = certify_cell(Y, alo)
             if cert is not None:
-                cells.append((elo, ehi, alo, alo + 2 * a_max / n_a, cert[2]))
+                cells.append((elo, ehi, alo, ahi, cert[2]))
     return tuple(cells)
 
 
@@ -132,17 +195,33 @@ def lower_bound(sigma, prec: int = 128, cells=None, regime: int = 1) -> dict:
     wc = derived_arb()["w_c" if regime > 0 else "w_c_prime"]
     with _Prec(prec):
         sr2 = _ball(sigma) * arb(2).sqrt()
-        LB, covered, race, wbar = arb(0), arb(0), arb(0), {}
+        LB, covered, race = arb(0), arb(0), arb(0)
+        # a cell edge is shared by many cells and a Dbar by several: each ball below is computed once per edge
+        # or Dbar (the same operations on the same exact inputs at the same precision give the same ball); keyed
+        # by (numerator, denominator), as a Fraction's hash computes a modular inverse on every call
+        erf_at, fail_at = {}, {}
+
+        def erf_edge(x):
+            key = (x.numerator, x.denominator)
+            out = erf_at.get(key)
+            if out is None:
+                out = erf_at[key] = (_ball(x) / sr2).erf()
+            return out
+
         for elo, ehi, alo, ahi, Db in cells:
-            if Db not in wbar:
-                wbar[Db] = wc(_ball(Db))
-            pe = (_ball(ehi) / sr2).erf() - (_ball(elo) / sr2).erf()
-            pa = ((_ball(ahi) / sr2).erf() - (_ball(alo) / sr2).erf()) / 2
-            # P(w0 fails the race) = P(w0 <= wbar) = erfc(-wbar/(σ√2))/2 (regime +1); P(w0 >= wbar) (regime -1)
-            fail = (-wbar[Db] / sr2).erfc() / 2 if regime > 0 else (wbar[Db] / sr2).erfc() / 2
-            LB += pe * pa * (1 - fail)
-            covered += pe * pa
-            race += pe * pa * fail
+            key = (Db.numerator, Db.denominator)
+            if key not in fail_at:
+                wbar = wc(_ball(Db))
+                # P(w0 fails the race) = P(w0 <= wbar) = erfc(-wbar/(σ√2))/2 (regime +1); P(w0 >= wbar) (regime -1)
+                fail = (-wbar / sr2).erfc() / 2 if regime > 0 else (wbar / sr2).erfc() / 2
+                fail_at[key] = (fail, 1 - fail)
+            fail, win = fail_at[key]
+            pe = erf_edge(ehi) - erf_edge(elo)
+            pa = (erf_edge(ahi) - erf_edge(alo)) / 2
+            cell = pe * pa                # P(e-cell) P(a-cell), once for the three sums
+            LB += cell * win
+            covered += cell
+            race += cell * fail
         return {"sigma": Fraction(sigma), "LB": LB, "eps": 1 - LB, "eps_uncovered": 1 - covered, "eps_race": race,
                 "cells": len(cells), "prec": prec, "regime": regime}
 

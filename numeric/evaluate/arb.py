@@ -41,9 +41,25 @@ def precision(bits: int):
         flint.ctx.prec = old
 
 
+def _per_precision(make):
+    """A closure (values, extra) -> make(), computed once per working precision (constants are balls; the
+    interval program's constants are `Iv`s, which no operation mutates, so one value may be shared)."""
+    cache: dict = {}
+
+    def const(v, extra):
+        prec = flint.ctx.prec
+        out = cache.get(prec)
+        if out is None:
+            out = cache[prec] = make()
+        return out
+    return const
+
+
 def arb_rational(r) -> flint.arb:
-    """An exact rational (SymPy, Fraction, int) as an arb ball at the current precision."""
-    if isinstance(r, (Fraction, int)):           # the certifiers' boxes: no detour through SymPy
+    """An exact rational (flint fmpq, SymPy, Fraction, int) as an arb ball at the current precision."""
+    if isinstance(r, flint.fmpq):                # the sign certifier's boxes: already flint's exact rational
+        return flint.arb(r)
+    if isinstance(r, (Fraction, int)):           # no detour through SymPy
         r = Fraction(r)
         return flint.arb(flint.fmpq(r.numerator, r.denominator))
     r = sp.Rational(r)
@@ -92,17 +108,28 @@ class Iv:
         return self.lo.is_finite() and self.hi.is_finite()
 
     def __add__(self, o: "Iv") -> "Iv":
-        if not (self.finite() and o.finite()):
+        # finite() written out here and in __mul__: these two run once per step of the certifier's programs
+        if not (self.lo.is_finite() and self.hi.is_finite() and o.lo.is_finite() and o.hi.is_finite()):
             return UNBOUNDED
         return Iv((self.lo + o.lo).lower(), (self.hi + o.hi).upper())
 
     def __neg__(self) -> "Iv":
         return Iv(-self.hi, -self.lo)
 
+    def negated(self) -> "Iv":
+        """(-1) * self: the product by the point -1 (UNBOUNDED unless finite, as in __mul__). Negation is exact,
+        so this is -self, the same endpoints the four products give when they carry at most the working
+        precision's bits (always so inside one certification: every endpoint is rounded to it)."""
+        return -self if self.finite() else UNBOUNDED
+
     def __mul__(self, o: "Iv") -> "Iv":
-        if not (self.finite() and o.finite()):
+        if not (self.lo.is_finite() and self.hi.is_finite() and o.lo.is_finite() and o.hi.is_finite()):
             return UNBOUNDED
-        return Iv.hull([self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi])
+        # the hull of the four endpoint products, written out (this is the certifier's hottest operation):
+        # a product of finite arbs is finite (arb's exponents are unbounded), so `hull`'s finiteness test
+        # never fires here, and min/max compare exactly as its loop does (first of equal values kept)
+        a, b, c, d = self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi
+        return Iv(min(a.lower(), b.lower(), c.lower(), d.lower()), max(a.upper(), b.upper(), c.upper(), d.upper()))
 
     def positive(self) -> bool:
         return self.finite() and self.lo > 0
@@ -126,6 +153,10 @@ class Iv:
             return self.ipow(-n).reciprocal()
         if n == 0:
             return Iv.point(flint.arb(1))
+        if n == 1:
+            # x^1 = x exactly: arb's x ** 1 returns an endpoint unchanged when it carries at most the working
+            # precision's bits (always so inside one certification), as `monotone` would
+            return self if self.finite() else UNBOUNDED
         if n % 2 == 1 or self.lo >= 0:
             return self.monotone(lambda x: x ** n)
         if self.hi <= 0:
@@ -200,21 +231,30 @@ def arb_function(expr: sp.Expr, symbols):
             step = lambda v, ivs: ivs[k]                                     # noqa: E731
         elif node.is_Rational:
             r = Fraction(int(node.p), int(node.q))
-            step = ((lambda v, ivs: Iv.point(arb_rational(r))) if node.q == 1
-                    else (lambda v, ivs: Iv.hull([arb_rational(r)])))
+            step = _per_precision((lambda: Iv.point(arb_rational(r))) if node.q == 1
+                                  else (lambda: Iv.hull([arb_rational(r)])))
         elif node is sp.pi:
-            step = lambda v, ivs: Iv.hull([flint.arb.pi()])                  # noqa: E731
+            step = _per_precision(lambda: Iv.hull([flint.arb.pi()]))
         elif node is sp.E:
-            step = lambda v, ivs: Iv.hull([flint.arb(1).exp()])              # noqa: E731
+            step = _per_precision(lambda: Iv.hull([flint.arb(1).exp()]))
         elif node.is_Add or node.is_Mul:
-            ks = [emit(t) for t in node.args]
+            args = node.args
+            # a leading factor -1 (SymPy's -x) is an exact negation, not four products with the point -1
+            negate = node.is_Mul and args[0] is sp.S.NegativeOne
+            ks = [emit(t) for t in args[negate:]]
             op = operator.add if node.is_Add else operator.mul
-
-            def step(v, ivs, ks=ks, op=op):
-                out = v[ks[0]]
-                for k in ks[1:]:
-                    out = op(out, v[k])
-                return out
+            if negate and len(ks) == 1:
+                k = ks[0]
+                step = lambda v, ivs: v[k].negated()                        # noqa: E731
+            elif not negate and len(ks) == 2:
+                k0, k1 = ks
+                step = lambda v, ivs: op(v[k0], v[k1])                      # noqa: E731
+            else:
+                def step(v, ivs, ks=ks, op=op, negate=negate):
+                    out = v[ks[0]].negated() if negate else v[ks[0]]
+                    for k in ks[1:]:
+                        out = op(out, v[k])
+                    return out
         elif node.is_Pow:
             b, ex = emit(node.base), node.exp
             if ex.is_Integer:
@@ -314,19 +354,6 @@ def _acb_sign(x: flint.acb, an: bool) -> flint.acb:
     if not an and x.imag == 0:
         return flint.acb(x.real.sgn())
     return _nan()
-
-
-def _per_precision(make):
-    """A closure returning make() computed once per working precision (constants are balls)."""
-    cache: dict = {}
-
-    def const(v, an):
-        prec = flint.ctx.prec
-        out = cache.get(prec)
-        if out is None:
-            out = cache[prec] = make()
-        return out
-    return const
 
 
 def _acb_node(node, index: dict, inside_constant: bool = False):
