@@ -21,7 +21,9 @@ import mpmath as mp
 
 
 def _sign(x):
-    return gmpy2.sign(x)
+    """sign(x) as the int -1, 0 or 1, the value gmpy2.sign returns (0 at ±0 and NaN too), by two comparisons:
+    gmpy2.sign costs about 2 µs a call, a sixth of a whole evaluation of the flows' gradient."""
+    return (x > 0) - (x < 0)
 
 
 #: the names lambdify's mpmath code may use, bound to their MPFR counterparts
