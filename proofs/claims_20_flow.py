@@ -249,12 +249,16 @@ def _l12iii(form, ctx):
     with mp.workdps(ctx.dps):
         Mv, wMv = mp.mpf(sp.N(M, ctx.dps + 5)), mp.mpf(sp.N(wM, ctx.dps + 5))
         grid = [-mp.exp(mp.mpf(k) / 40) for k in range(-800, 400)]       # w from -e^-20 to -e^10
+        # f and the grid cells left and right of w_M are the same for every level: computed once
+        f_grid = [f(x) for x in grid]
+        left_cells = [i for i in range(len(grid) - 1) if grid[i + 1] < wMv]
+        right_cells = [i for i in range(len(grid) - 1) if grid[i] > wMv]
         for _ in range(20):
             rr = rational_in(rng, 0, 2)
             E0 = Mv - mp.mpf(rr.p) / rr.q
-            vals = [f(x) - E0 for x in grid]
-            left = sum(1 for i in range(len(grid) - 1) if grid[i + 1] < wMv and (vals[i] > 0) != (vals[i + 1] > 0))
-            right = sum(1 for i in range(len(grid) - 1) if grid[i] > wMv and (vals[i] > 0) != (vals[i + 1] > 0))
+            above = [fx - E0 > 0 for fx in f_grid]
+            left = sum(1 for i in left_cells if above[i] != above[i + 1])
+            right = sum(1 for i in right_cells if above[i] != above[i + 1])
             bad += (left != 1) + (right != 1)
     return Outcome(exact and bad == 0, "symbolic",
                    f"E_sad - f = (t-1-log t)/2 with t = 2w^2: {gap_ok}; phi(1) = 0, phi' = {sp.sstr(dphi)} negative on "
