@@ -59,6 +59,19 @@ def _flow(p, q, e0, w0, dps, project=False, stop="critical"):
     return fl.run((e0, w0), dps=dps, project=project)
 
 
+_PREDICTIONS: dict = {}
+
+
+def _predicted_class(p, q, theta0, dps: int = 30) -> str:
+    """The class of `nbasins.predict`, memoised in this process: the analytic prediction does not involve the
+    form under test, so the printed statement and its control (which share their starts) compute it once; each
+    is still decided by its own sets and its own comparison. Keyed by the exact start (an mpf by its bits)."""
+    key = (p, q, dps, tuple(x._mpf_ if isinstance(x, mp.mpf) else Fraction(x) for x in theta0))
+    if key not in _PREDICTIONS:
+        _PREDICTIONS[key] = nbasins.predict(p, q, theta0, dps=dps).limit_class
+    return _PREDICTIONS[key]
+
+
 def _ended_class(p, q, res, dps):
     with mp.workdps(dps + 10):
         return (nbasins.critical_class(ReducedFlow(p, q), res.theta, **limit_tolerances(dps, res.status == "stationary"))
@@ -375,10 +388,10 @@ def _basin_check(form, ctx, regime, pairs, key):
         for th in _starts(key, regime):
             n += 1
             _, cls = nbasins.classify_theorem(p, q, th, dps=30, regime=regime, g=form)
-            pred = nbasins.predict(p, q, th, dps=30)
-            if cls != pred.limit_class:
+            pred = _predicted_class(p, q, th)
+            if cls != pred:
                 mism.append(f"(p,q)=({p},{q}), theta0 = ({mp.nstr(mp.mpmathify(th[0]), 6)}, {th[1]}): sets {cls}, "
-                            f"predicted {pred.limit_class}")
+                            f"predicted {pred}")
     flows = []
     p, q = pairs[0]
     for th in ((Fraction(1, 2), Fraction(-1, 2)), (Fraction(1, 10), Fraction(-1, 2) if regime == "p+q>1" else Fraction(-1))):
@@ -458,7 +471,7 @@ def _icommon(form, ctx):
                     continue
                 for p, q in PAIRS_GT1 + PAIRS_LT1:
                     n += 1
-                    cls = nbasins.predict(p, q, th, dps=30).limit_class
+                    cls = _predicted_class(p, q, th)
                     if cls != "global_min":
                         bad.append(f"({mp.nstr(th[0], 5)}, {wv}) at (p,q)=({p},{q}) -> {cls}")
     ok = level_ok and shape_ok and not inside_bad and not outside_all_global and not bad
