@@ -650,6 +650,39 @@ def _fig1(form, ctx):
 
 # --- Gaussian initialization -----------------------------------------------------------------
 
+@lru_cache(maxsize=None)
+def _gaussian_discs() -> tuple:
+    """Per regime, the disc of `_gaussian` and what is derived about it: (regime, radius r, r <= -w_sad, the step
+    bounding E - E_sad on w < 0 (p+q > 1; else None), the number of sign data of the disc off the null lines, the
+    classes the stated sets give them, the bound 1 - exp(-r^2/(2 sigma^2)), that it is the disc's exact Gaussian
+    mass and tends to 1). None of it involves the form under test (the claimed classes): derived once per process,
+    the printed statement and its control then differ in the comparison with their claimed class only."""
+    ax = senergy.energy_on_w_axis()
+    w_sad, E_sad, f_neg = ax["w_sad"], ax["E_sad"], ax["f_w<0"]
+    t, rho, sig = sp.Symbol("t", positive=True), sp.Symbol("rho", positive=True), sp.Symbol("sigma", positive=True)
+    out = []
+    for regime, r in (("p+q>1", sp.exp(E_sad)), ("p+q<1", -w_sad)):
+        inside = bool(sp.simplify(r + w_sad) <= 0)               # the disc's w stays in (w_sad, +oo)
+        e_sides, bound_step = (-1, 0, 1), None
+        if regime == "p+q>1":
+            H = r ** 2 - t ** 2 + f_neg.subs({v: -t for v in f_neg.free_symbols}) - E_sad
+            zeros = [z for z in sp.solve(sp.diff(H, t), t) if z.is_positive]
+            mono = all(bool(sp.simplify(z - r) >= 0) for z in zeros) and bool(sp.diff(H, t).subs(t, r / 2) > 0)
+            end = sp.simplify(H.subs(t, r))
+            below = mono and bool(end < 0)
+            e_sides = (-1,) if below else (-1, 0, 1)
+            bound_step = (f"{regime}: r = {sp.sstr(sp.simplify(r))} <= -w_sad: {inside}; on w < 0 in the disc "
+                          f"E - E_sad < H(t), H increasing on (0, r), H(r) = {sp.sstr(end)} < 0: {below}")
+        data = [(side, es, Es) for side in ("w>0", "(w_sad,0)") for es in (-1, 1)
+                for Es in (e_sides if side == "(w_sad,0)" else (-1, 0, 1))]
+        classes = sorted({sbasins.set_class(regime, *d) for d in data})
+        mass = sp.integrate(rho / sig ** 2 * sp.exp(-rho ** 2 / (2 * sig ** 2)), (rho, 0, r))
+        bound = 1 - sp.exp(-r ** 2 / (2 * sig ** 2))
+        exact_mass = sp.simplify(mass - bound) == 0 and sp.limit(bound, sig, 0, "+") == 1
+        out.append((regime, r, inside, bound_step, len(data), classes, bound, exact_mass))
+    return tuple(out)
+
+
 @claim("gaussian.whp", ref="Thm 2 / Thm 8 (Gaussian init.)", title="Small Gaussian initialization",
        statement=r"$\theta_0\sim N(0,\sigma^2 I_2)$, $\sigma^2 \ll 1/\sqrt2$: $\theta_{lim}$ is a local minimum with "
                  r"high probability if $p+q>1$, a global minimum with high probability if $p+q<1$. Made precise: "
@@ -674,32 +707,14 @@ def _gaussian(form, ctx):
     from local2global.numeric.dynamics import gaussian
     from local2global.numeric.evaluate.arb import endpoints
 
-    ax = senergy.energy_on_w_axis()
-    w_sad, E_sad, f_neg = ax["w_sad"], ax["E_sad"], ax["f_w<0"]
-    t, rho, sig = sp.Symbol("t", positive=True), sp.Symbol("rho", positive=True), sp.Symbol("sigma", positive=True)
-    radius = {"p+q>1": sp.exp(E_sad), "p+q<1": -w_sad}
-    steps, ok = [], True
-    for regime, r in radius.items():
-        inside = bool(sp.simplify(r + w_sad) <= 0)               # the disc's w stays in (w_sad, +oo)
-        e_sides = (-1, 0, 1)
-        if regime == "p+q>1":
-            H = r ** 2 - t ** 2 + f_neg.subs({v: -t for v in f_neg.free_symbols}) - E_sad
-            zeros = [z for z in sp.solve(sp.diff(H, t), t) if z.is_positive]
-            mono = all(bool(sp.simplify(z - r) >= 0) for z in zeros) and bool(sp.diff(H, t).subs(t, r / 2) > 0)
-            end = sp.simplify(H.subs(t, r))
-            below = mono and bool(end < 0)
-            e_sides = (-1,) if below else (-1, 0, 1)
-            steps.append(f"{regime}: r = {sp.sstr(sp.simplify(r))} <= -w_sad: {inside}; on w < 0 in the disc "
-                         f"E - E_sad < H(t), H increasing on (0, r), H(r) = {sp.sstr(end)} < 0: {below}")
-        data = [(side, es, Es) for side in ("w>0", "(w_sad,0)") for es in (-1, 1)
-                for Es in (e_sides if side == "(w_sad,0)" else (-1, 0, 1))]
-        classes = sorted({sbasins.set_class(regime, *d) for d in data})
+    radius, steps, ok = {}, [], True
+    for regime, r, inside, bound_step, n_data, classes, bound, exact_mass in _gaussian_discs():
+        radius[regime] = r
+        if bound_step:
+            steps.append(bound_step)
         holds = inside and classes == [form[regime]]
-        mass = sp.integrate(rho / sig ** 2 * sp.exp(-rho ** 2 / (2 * sig ** 2)), (rho, 0, r))
-        bound = 1 - sp.exp(-r ** 2 / (2 * sig ** 2))
-        exact_mass = sp.simplify(mass - bound) == 0 and sp.limit(bound, sig, 0, "+") == 1
         ok = ok and holds and exact_mass
-        steps.append(f"{regime}: the {len(data)} sign data of the disc off e = 0, w = 0 get the classes {classes} "
+        steps.append(f"{regime}: the {n_data} sign data of the disc off e = 0, w = 0 get the classes {classes} "
                      f"(claimed {form[regime]}); P(disc) = {sp.sstr(bound)} exactly, -> 1 as sigma -> 0: {exact_mass}")
     corr, corr_ok = [], True
     for regime, (p, q) in (("p+q>1", PAIRS_GT1[0]), ("p+q<1", PAIRS_LT1[0])):
