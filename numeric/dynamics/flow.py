@@ -35,7 +35,7 @@ from typing import Callable, Sequence
 import mpmath as mp
 
 from local2global.numeric.evaluate.lambdify import mpf_exact
-from local2global.numeric.evaluate.mpfr import MPFR, MPMATH, rebind
+from local2global.numeric.evaluate.mpfr import MPFR, MPMATH, rebind, specialise
 from local2global.numeric.evaluate.landscape import Landscape
 from local2global.numeric.precision import (GUARD, flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
                                             working)
@@ -316,9 +316,10 @@ class ReducedFlow:
         ar, F = arithmetic, self._mpfr_fns()
         p, q = (ar.num(x) for x in self._pq())
         A_star = ar.num(self.A_star())
-        grad_L, E, grad_E = F["grad_L"], F["E"], F["grad_E"]
+        grad_L = specialise(self.fns["grad_L"], p, q)      # its terms in p, q alone computed once, here
+        E, grad_E = F["E"], F["grad_E"]
         return dict(
-            grad=lambda th: list(grad_L(p, q, *th)),
+            grad=lambda th: grad_L(*th),
             energy=lambda th: None if th[1] == 0 else E(*th),
             energy_grad=lambda th: [g(*th) for g in grad_E],
             critical_distance=lambda th: min(_distances(F, A_star, self.attention, ar, th).values()),
