@@ -309,7 +309,8 @@ class ReducedFlow:
     def callbacks(self, arithmetic=MPMATH) -> dict:
         """grad, energy, energy_grad, critical_distance and loss as functions of a state in `arithmetic`'s
         numbers (the same compiled code and the same formulas as the methods above). Build them inside the
-        integrator's precision context: p, q and A* are converted once, at that precision."""
+        integrator's precision context: p, q and A* are converted, and the gradient's terms in p, q alone
+        computed (`specialise`), once, at that precision."""
         if arithmetic is MPMATH:
             return dict(grad=self.grad, energy=self.energy, energy_grad=self.energy_grad,
                         critical_distance=self.critical_distance, loss=self.loss)
