@@ -269,7 +269,7 @@ def _l12iii(form, ctx):
         for _ in range(20):
             rr = rational_in(rng, 0, 2)
             E0 = Mv - mp.mpf(rr.p) / rr.q
-            above = [fx - E0 > 0 for fx in f_grid]
+            above = [fx > E0 for fx in f_grid]        # f - E0 > 0 (a rounded difference keeps the exact one's sign)
             left = sum(1 for i in left_cells if above[i] != above[i + 1])
             right = sum(1 for i in right_cells if above[i] != above[i + 1])
             bad += (left != 1) + (right != 1)
@@ -331,8 +331,8 @@ def _g_is_the_level_set(form) -> tuple[bool, str]:
     gn = sp.sympify(form).subs(w, w_neg)
     sq = sp.expand_log(sp.expand(gn**2 - (senergy.E_sad() - senergy.f_w_axis("w<0"))), force=True)
     is_sqrt = isinstance(gn, sp.Pow) and gn.exp == sp.S.Half
-    ok = sp.simplify(sq) == 0 and is_sqrt
-    return ok, f"g^2 = E_sad - f(w) on w < 0: {sp.simplify(sq) == 0}; g is a principal square root (>= 0): {is_sqrt}"
+    square = sp.simplify(sq) == 0
+    return square and is_sqrt, f"g^2 = E_sad - f(w) on w < 0: {square}; g is a principal square root (>= 0): {is_sqrt}"
 
 
 def _not_real(form) -> Outcome | None:
