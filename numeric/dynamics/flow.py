@@ -82,8 +82,8 @@ def _gbs_step(grad, y0, g0, H, k, ratios):
     """One extrapolated midpoint step of size H with k columns along θ' = -grad(θ), g0 = grad(y0):
     (T_kk, error vector, evals). `ratios` is `_neville_ratios(k)`.
 
-    The field -grad is never formed: a - h(-g) is written a - hg, the same number (round-to-nearest is
-    symmetric: (-x) rounds to -(x rounded), and a + (-x) and a - x are the same operation)."""
+    The field -grad is never formed: a + h(-g) is computed as a - hg, the same number (round-to-nearest is
+    symmetric, so the rounded h(-g) is minus the rounded hg, and a + (-x) and a - x are one operation)."""
     T = []
     evals = 0
     for j in range(1, k + 1):

@@ -68,7 +68,7 @@ def specialise(fn, *fixed):
     env = dict(bound.__globals__)
     env.update(zip(plan.fixed, fixed))
     for name, code in plan.constants:
-        env[name] = eval(code, env)          # noqa: S307 - the code lambdify wrote, parsed and recompiled
+        env[name] = eval(code, env)          # a piece of the code lambdify wrote, in the current context
     return types.FunctionType(plan.code, env, fn.__name__)
 
 
