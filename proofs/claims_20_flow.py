@@ -59,6 +59,19 @@ def _flow(p, q, e0, w0, dps, project=False, stop="critical"):
     return fl.run((e0, w0), dps=dps, project=project)
 
 
+_PREDICTIONS: dict = {}
+
+
+def _predicted_class(p, q, theta0, dps: int = 30) -> str:
+    """The class of `nbasins.predict`, memoised in this process: the analytic prediction does not involve the
+    form under test, so the printed statement and its control (which share their starts) compute it once; each
+    is still decided by its own sets and its own comparison. Keyed by the exact start (an mpf by its bits)."""
+    key = (p, q, dps, tuple(x._mpf_ if isinstance(x, mp.mpf) else Fraction(x) for x in theta0))
+    if key not in _PREDICTIONS:
+        _PREDICTIONS[key] = nbasins.predict(p, q, theta0, dps=dps).limit_class
+    return _PREDICTIONS[key]
+
+
 def _ended_class(p, q, res, dps):
     with mp.workdps(dps + 10):
         return (nbasins.critical_class(ReducedFlow(p, q), res.theta, **limit_tolerances(dps, res.status == "stationary"))
@@ -249,12 +262,16 @@ def _l12iii(form, ctx):
     with mp.workdps(ctx.dps):
         Mv, wMv = mp.mpf(sp.N(M, ctx.dps + 5)), mp.mpf(sp.N(wM, ctx.dps + 5))
         grid = [-mp.exp(mp.mpf(k) / 40) for k in range(-800, 400)]       # w from -e^-20 to -e^10
+        # f and the grid cells left and right of w_M are the same for every level: computed once
+        f_grid = [f(x) for x in grid]
+        left_cells = [i for i in range(len(grid) - 1) if grid[i + 1] < wMv]
+        right_cells = [i for i in range(len(grid) - 1) if grid[i] > wMv]
         for _ in range(20):
             rr = rational_in(rng, 0, 2)
             E0 = Mv - mp.mpf(rr.p) / rr.q
-            vals = [f(x) - E0 for x in grid]
-            left = sum(1 for i in range(len(grid) - 1) if grid[i + 1] < wMv and (vals[i] > 0) != (vals[i + 1] > 0))
-            right = sum(1 for i in range(len(grid) - 1) if grid[i] > wMv and (vals[i] > 0) != (vals[i + 1] > 0))
+            above = [fx > E0 for fx in f_grid]        # f - E0 > 0 (a rounded difference keeps the exact one's sign)
+            left = sum(1 for i in left_cells if above[i] != above[i + 1])
+            right = sum(1 for i in right_cells if above[i] != above[i + 1])
             bad += (left != 1) + (right != 1)
     return Outcome(exact and bad == 0, "symbolic",
                    f"E_sad - f = (t-1-log t)/2 with t = 2w^2: {gap_ok}; phi(1) = 0, phi' = {sp.sstr(dphi)} negative on "
@@ -314,8 +331,8 @@ def _g_is_the_level_set(form) -> tuple[bool, str]:
     gn = sp.sympify(form).subs(w, w_neg)
     sq = sp.expand_log(sp.expand(gn**2 - (senergy.E_sad() - senergy.f_w_axis("w<0"))), force=True)
     is_sqrt = isinstance(gn, sp.Pow) and gn.exp == sp.S.Half
-    ok = sp.simplify(sq) == 0 and is_sqrt
-    return ok, f"g^2 = E_sad - f(w) on w < 0: {sp.simplify(sq) == 0}; g is a principal square root (>= 0): {is_sqrt}"
+    square = sp.simplify(sq) == 0
+    return square and is_sqrt, f"g^2 = E_sad - f(w) on w < 0: {square}; g is a principal square root (>= 0): {is_sqrt}"
 
 
 def _not_real(form) -> Outcome | None:
@@ -371,10 +388,10 @@ def _basin_check(form, ctx, regime, pairs, key):
         for th in _starts(key, regime):
             n += 1
             _, cls = nbasins.classify_theorem(p, q, th, dps=30, regime=regime, g=form)
-            pred = nbasins.predict(p, q, th, dps=30)
-            if cls != pred.limit_class:
+            pred = _predicted_class(p, q, th)
+            if cls != pred:
                 mism.append(f"(p,q)=({p},{q}), theta0 = ({mp.nstr(mp.mpmathify(th[0]), 6)}, {th[1]}): sets {cls}, "
-                            f"predicted {pred.limit_class}")
+                            f"predicted {pred}")
     flows = []
     p, q = pairs[0]
     for th in ((Fraction(1, 2), Fraction(-1, 2)), (Fraction(1, 10), Fraction(-1, 2) if regime == "p+q>1" else Fraction(-1))):
@@ -454,7 +471,7 @@ def _icommon(form, ctx):
                     continue
                 for p, q in PAIRS_GT1 + PAIRS_LT1:
                     n += 1
-                    cls = nbasins.predict(p, q, th, dps=30).limit_class
+                    cls = _predicted_class(p, q, th)
                     if cls != "global_min":
                         bad.append(f"({mp.nstr(th[0], 5)}, {wv}) at (p,q)=({p},{q}) -> {cls}")
     ok = level_ok and shape_ok and not inside_bad and not outside_all_global and not bad
@@ -633,6 +650,39 @@ def _fig1(form, ctx):
 
 # --- Gaussian initialization -----------------------------------------------------------------
 
+@lru_cache(maxsize=None)
+def _gaussian_discs() -> tuple:
+    """Per regime, the disc of `_gaussian` and what is derived about it: (regime, radius r, r <= -w_sad, the step
+    bounding E - E_sad on w < 0 (p+q > 1; else None), the number of sign data of the disc off the null lines, the
+    classes the stated sets give them, the bound 1 - exp(-r^2/(2 sigma^2)), that it is the disc's exact Gaussian
+    mass and tends to 1). None of it involves the form under test (the claimed classes): derived once per process,
+    the printed statement and its control then differ in the comparison with their claimed class only."""
+    ax = senergy.energy_on_w_axis()
+    w_sad, E_sad, f_neg = ax["w_sad"], ax["E_sad"], ax["f_w<0"]
+    t, rho, sig = sp.Symbol("t", positive=True), sp.Symbol("rho", positive=True), sp.Symbol("sigma", positive=True)
+    out = []
+    for regime, r in (("p+q>1", sp.exp(E_sad)), ("p+q<1", -w_sad)):
+        inside = bool(sp.simplify(r + w_sad) <= 0)               # the disc's w stays in (w_sad, +oo)
+        e_sides, bound_step = (-1, 0, 1), None
+        if regime == "p+q>1":
+            H = r ** 2 - t ** 2 + f_neg.subs({v: -t for v in f_neg.free_symbols}) - E_sad
+            zeros = [z for z in sp.solve(sp.diff(H, t), t) if z.is_positive]
+            mono = all(bool(sp.simplify(z - r) >= 0) for z in zeros) and bool(sp.diff(H, t).subs(t, r / 2) > 0)
+            end = sp.simplify(H.subs(t, r))
+            below = mono and bool(end < 0)
+            e_sides = (-1,) if below else (-1, 0, 1)
+            bound_step = (f"{regime}: r = {sp.sstr(sp.simplify(r))} <= -w_sad: {inside}; on w < 0 in the disc "
+                          f"E - E_sad < H(t), H increasing on (0, r), H(r) = {sp.sstr(end)} < 0: {below}")
+        data = [(side, es, Es) for side in ("w>0", "(w_sad,0)") for es in (-1, 1)
+                for Es in (e_sides if side == "(w_sad,0)" else (-1, 0, 1))]
+        classes = sorted({sbasins.set_class(regime, *d) for d in data})
+        mass = sp.integrate(rho / sig ** 2 * sp.exp(-rho ** 2 / (2 * sig ** 2)), (rho, 0, r))
+        bound = 1 - sp.exp(-r ** 2 / (2 * sig ** 2))
+        exact_mass = sp.simplify(mass - bound) == 0 and sp.limit(bound, sig, 0, "+") == 1
+        out.append((regime, r, inside, bound_step, len(data), classes, bound, exact_mass))
+    return tuple(out)
+
+
 @claim("gaussian.whp", ref="Thm 2 / Thm 8 (Gaussian init.)", title="Small Gaussian initialization",
        statement=r"$\theta_0\sim N(0,\sigma^2 I_2)$, $\sigma^2 \ll 1/\sqrt2$: $\theta_{lim}$ is a local minimum with "
                  r"high probability if $p+q>1$, a global minimum with high probability if $p+q<1$. Made precise: "
@@ -657,32 +707,14 @@ def _gaussian(form, ctx):
     from local2global.numeric.dynamics import gaussian
     from local2global.numeric.evaluate.arb import endpoints
 
-    ax = senergy.energy_on_w_axis()
-    w_sad, E_sad, f_neg = ax["w_sad"], ax["E_sad"], ax["f_w<0"]
-    t, rho, sig = sp.Symbol("t", positive=True), sp.Symbol("rho", positive=True), sp.Symbol("sigma", positive=True)
-    radius = {"p+q>1": sp.exp(E_sad), "p+q<1": -w_sad}
-    steps, ok = [], True
-    for regime, r in radius.items():
-        inside = bool(sp.simplify(r + w_sad) <= 0)               # the disc's w stays in (w_sad, +oo)
-        e_sides = (-1, 0, 1)
-        if regime == "p+q>1":
-            H = r ** 2 - t ** 2 + f_neg.subs({v: -t for v in f_neg.free_symbols}) - E_sad
-            zeros = [z for z in sp.solve(sp.diff(H, t), t) if z.is_positive]
-            mono = all(bool(sp.simplify(z - r) >= 0) for z in zeros) and bool(sp.diff(H, t).subs(t, r / 2) > 0)
-            end = sp.simplify(H.subs(t, r))
-            below = mono and bool(end < 0)
-            e_sides = (-1,) if below else (-1, 0, 1)
-            steps.append(f"{regime}: r = {sp.sstr(sp.simplify(r))} <= -w_sad: {inside}; on w < 0 in the disc "
-                         f"E - E_sad < H(t), H increasing on (0, r), H(r) = {sp.sstr(end)} < 0: {below}")
-        data = [(side, es, Es) for side in ("w>0", "(w_sad,0)") for es in (-1, 1)
-                for Es in (e_sides if side == "(w_sad,0)" else (-1, 0, 1))]
-        classes = sorted({sbasins.set_class(regime, *d) for d in data})
+    radius, steps, ok = {}, [], True
+    for regime, r, inside, bound_step, n_data, classes, bound, exact_mass in _gaussian_discs():
+        radius[regime] = r
+        if bound_step:
+            steps.append(bound_step)
         holds = inside and classes == [form[regime]]
-        mass = sp.integrate(rho / sig ** 2 * sp.exp(-rho ** 2 / (2 * sig ** 2)), (rho, 0, r))
-        bound = 1 - sp.exp(-r ** 2 / (2 * sig ** 2))
-        exact_mass = sp.simplify(mass - bound) == 0 and sp.limit(bound, sig, 0, "+") == 1
         ok = ok and holds and exact_mass
-        steps.append(f"{regime}: the {len(data)} sign data of the disc off e = 0, w = 0 get the classes {classes} "
+        steps.append(f"{regime}: the {n_data} sign data of the disc off e = 0, w = 0 get the classes {classes} "
                      f"(claimed {form[regime]}); P(disc) = {sp.sstr(bound)} exactly, -> 1 as sigma -> 0: {exact_mass}")
     corr, corr_ok = [], True
     for regime, (p, q) in (("p+q>1", PAIRS_GT1[0]), ("p+q<1", PAIRS_LT1[0])):

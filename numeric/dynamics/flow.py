@@ -35,7 +35,7 @@ from typing import Callable, Sequence
 import mpmath as mp
 
 from local2global.numeric.evaluate.lambdify import mpf_exact
-from local2global.numeric.evaluate.mpfr import MPFR, MPMATH, rebind
+from local2global.numeric.evaluate.mpfr import MPFR, MPMATH, rebind, specialise
 from local2global.numeric.evaluate.landscape import Landscape
 from local2global.numeric.precision import (GUARD, flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
                                             working)
@@ -72,22 +72,31 @@ def _norm(v, ar=MPMATH):
     return ar.sqrt(ar.fsum(x * x for x in v))
 
 
-def _gbs_step(f, y0, f0, H, k, ar=MPMATH):
-    """One extrapolated midpoint step of size H with k columns: (T_kk, error vector, evals)."""
+def _neville_ratios(k: int, ar=MPMATH) -> list:
+    """(n_j / n_{j-l})^2 - 1 for the Aitken-Neville recursion in h^2 (n_j = 2j), row j (1..k), entry l (1..j-1):
+    the same numbers for every step of a run, computed once at its precision."""
+    return [[ar.num(2 * j) ** 2 / ar.num(2 * (j - l)) ** 2 - 1 for l in range(1, j)] for j in range(1, k + 1)]
+
+
+def _gbs_step(grad, y0, g0, H, k, ratios):
+    """One extrapolated midpoint step of size H with k columns along θ' = -grad(θ), g0 = grad(y0):
+    (T_kk, error vector, evals). `ratios` is `_neville_ratios(k)`.
+
+    The field -grad is never formed: a + h(-g) is computed as a - hg, the same number (round-to-nearest is
+    symmetric, so the rounded h(-g) is minus the rounded hg, and a + (-x) and a - x are one operation)."""
     T = []
     evals = 0
     for j in range(1, k + 1):
         n = 2 * j
         h = H / n
-        z_prev = list(y0)
-        z = [a + h * b for a, b in zip(y0, f0)]
+        h2 = 2 * h                                 # (2h)g: the product 2*h*g is evaluated left to right
+        z_prev = y0
+        z = [a - h * b for a, b in zip(y0, g0)]
         for _ in range(n - 1):
-            fz = f(z)
-            evals += 1
-            z_prev, z = z, [a + 2 * h * b for a, b in zip(z_prev, fz)]
+            z_prev, z = z, [a - h2 * b for a, b in zip(z_prev, grad(z))]
+        evals += n - 1
         row = [z]
-        for l in range(1, j):                      # Aitken-Neville in h^2
-            ratio = ar.num(n) ** 2 / ar.num(2 * (j - l)) ** 2 - 1
+        for l, ratio in enumerate(ratios[j - 1], 1):     # Aitken-Neville in h^2
             row.append([a + (a - b) / ratio for a, b in zip(row[l - 1], T[j - 2][l - 1])])
         T.append(row)
     best, prev = T[k - 1][k - 1], T[k - 1][k - 2]
@@ -130,16 +139,16 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
                                                 ar.num(5))
         loss_slack = ar.num(10) ** (-dps)
         k = order // 2 if order else min(12, max(4, (digits + 3) // 2))
-        f = lambda z: [-g for g in grad_fn(z)]          # noqa: E731  (the flow's vector field)
+        ratios = _neville_ratios(k, ar)
         E0 = energy_fn(y) if energy_fn else None
         drift = ar.num(0)
         L_prev = loss_fn(y) if loss_fn else None
         monotone = True if loss_fn else None
         t = ar.num(0)
-        f0 = f(y)
+        g0 = grad_fn(y)                                  # the field is -g0 (`_gbs_step`)
         evals, steps, rejected, consecutive = 1, 0, 0, 0
         path = [(t, list(y))] if record else []
-        gnorm = _norm(f0, ar)
+        gnorm = _norm(g0, ar)
         dist = critical_distance(y) if critical_distance else None
         max_norm = _norm(y, ar)
 
@@ -167,7 +176,7 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
                     return result("max_steps")
                 if t_max is not None and t >= t_max:
                     return result("t_max")
-                y1, err_vec, ev = _gbs_step(f, y, f0, H, k, ar)
+                y1, err_vec, ev = _gbs_step(grad_fn, y, g0, H, k, ratios)
                 evals += ev
                 err = max(abs(d) / (atol + rtol * max(abs(a), abs(b))) for d, a, b in zip(err_vec, y, y1))
                 if err > 1 or not all(ar.isfinite(x) for x in y1):
@@ -187,9 +196,9 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
                         y1 = _project(y1, energy_fn, energy_grad_fn, E0, atol, ar=ar)
                 y = y1
                 max_norm = max(max_norm, _norm(y, ar))
-                f0 = f(y)
+                g0 = grad_fn(y)
                 evals += 1
-                gnorm = _norm(f0, ar)
+                gnorm = _norm(g0, ar)
                 if loss_fn:
                     L_now = loss_fn(y)
                     if L_now > L_prev + loss_slack * (1 + abs(L_prev)):
@@ -300,16 +309,18 @@ class ReducedFlow:
     def callbacks(self, arithmetic=MPMATH) -> dict:
         """grad, energy, energy_grad, critical_distance and loss as functions of a state in `arithmetic`'s
         numbers (the same compiled code and the same formulas as the methods above). Build them inside the
-        integrator's precision context: p, q and A* are converted once, at that precision."""
+        integrator's precision context: p, q and A* are converted, and the gradient's terms in p, q alone
+        computed (`specialise`), once, at that precision."""
         if arithmetic is MPMATH:
             return dict(grad=self.grad, energy=self.energy, energy_grad=self.energy_grad,
                         critical_distance=self.critical_distance, loss=self.loss)
         ar, F = arithmetic, self._mpfr_fns()
         p, q = (ar.num(x) for x in self._pq())
         A_star = ar.num(self.A_star())
-        grad_L, E, grad_E = F["grad_L"], F["E"], F["grad_E"]
+        grad_L = specialise(self.fns["grad_L"], p, q)      # its terms in p, q alone computed once, here
+        E, grad_E = F["E"], F["grad_E"]
         return dict(
-            grad=lambda th: list(grad_L(p, q, *th)),
+            grad=lambda th: grad_L(*th),
             energy=lambda th: None if th[1] == 0 else E(*th),
             energy_grad=lambda th: [g(*th) for g in grad_E],
             critical_distance=lambda th: min(_distances(F, A_star, self.attention, ar, th).values()),
