@@ -16,6 +16,10 @@ from fractions import Fraction
 
 import mpmath as mp
 import sympy as sp
+from sympy.core.basic import Basic
+from sympy.core.function import Application
+from sympy.core.numbers import Number, _illegal
+from sympy.core.sorting import _nodes, default_sort_key, ordered
 
 from local2global.symbolic import symbols as S
 from local2global.numeric.evaluate.lambdify import compile_mp
@@ -24,6 +28,62 @@ from local2global.proofs._registry import Context, Outcome
 
 #: default sampling box per variable: (low, high); the sign branches restrict e and w further
 BOX = {S.p: (0, 1), S.q: (0, 1), S.e: (-2, 2), S.w: (-2, 2), S.b: (-3, 3), S.a: (-1, 1), S.A: (-6, 6), S.c: (-4, 4)}
+
+
+#: the `_eval_subs` methods that, for a Symbol `old`, do nothing but let `Basic._subs` replace inside the
+#: arguments and rebuild with `func(*args)` (Pow's `old == base` case builds the same `Pow(new, exp)`)
+_PLAIN_SUBS = frozenset({Basic._eval_subs, Application._eval_subs, sp.Add._eval_subs, sp.Mul._eval_subs,
+                         sp.Pow._eval_subs, sp.exp._eval_subs, sp.Symbol._eval_subs, Number._eval_subs})
+
+
+class _SubsHook(Exception):
+    """A node whose class substitutes in its own way (Derivative, Piecewise, ...): use `Basic.subs`."""
+
+
+def _replace_symbol(expr, old: sp.Symbol, new: sp.Expr):
+    """expr.subs(old, new) for a Symbol `old` and a value free of it, one visit per distinct node.
+
+    `Basic._subs` rebuilds a node with `func(*args)` exactly when an argument changed (`is_same`), and an
+    argument changes exactly when it contains `old` (`new` is free of `old` and no constructor creates a
+    symbol): this walk rebuilds the same nodes in the same way, without `subs`'s structural comparison of
+    every unchanged argument with itself (quadratic in the depth of the big Hessian entries)."""
+    memo = {}
+
+    def walk(node):
+        key = id(node)          # the nodes are alive for the walk: ids are stable (SymPy's cache keys by ==)
+        if key in memo:
+            return memo[key]
+        if type(node)._eval_subs not in _PLAIN_SUBS:
+            raise _SubsHook(type(node).__name__)
+        args = node.args
+        if not args:
+            out = new if (node == old and node.__class__ == old.__class__) else node
+        else:
+            new_args = [walk(x) for x in args]
+            out = node.func(*new_args) if any(x is not y for x, y in zip(new_args, args)) else node
+        memo[key] = out
+        return out
+
+    return walk(expr)
+
+
+def substitute(expr, sub: dict):
+    """`sympify(expr).subs(sub)`, the same expression (structurally), built faster when every key is a Symbol
+    and every value an expression free of that key: the pairs are applied one at a time in `subs`'s order
+    (more nodes first, then `default_sort_key`) by `_replace_symbol`; anything else is `subs` itself."""
+    expr = sp.sympify(expr)
+    pairs = [(sp.sympify(o, strict=True), sp.sympify(n, strict=True)) for o, n in sub.items()]
+    pairs = dict((o, n) for o, n in pairs if not Basic.is_same(o, n))
+    if not all(isinstance(o, sp.Symbol) and isinstance(n, sp.Expr) and n not in _illegal and not n.has(o)
+               for o, n in pairs.items()):
+        return expr.subs(sub)
+    out = expr
+    try:
+        for old in ordered(pairs, default=False, keys=(lambda x: -_nodes(x), default_sort_key)):
+            out = _replace_symbol(out, old, pairs[old])
+    except _SubsHook:
+        return expr.subs(sub)
+    return out
 
 
 def _is_zero_exact(expr: sp.Expr) -> bool:
@@ -197,7 +257,7 @@ class NormalForm:
         if _amgm_positive(-f):
             return -1
         if f.has(S.p, S.q):
-            g = sp.factor(sp.together(f.subs(_UNIT)))
+            g = sp.factor(sp.together(substitute(f, _UNIT)))
             if g.is_positive:
                 return 1
             if g.is_negative:
@@ -614,7 +674,7 @@ def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, 
     on each branch (`restrict` only narrows the sampling). `exact=False` goes straight to sampling.
     """
     branches = branches or {"all": {}}
-    diffs = {lab: sp.sympify(lhs - rhs).subs(sub) for lab, sub in branches.items()}
+    diffs = {lab: substitute(lhs - rhs, sub) for lab, sub in branches.items()}
     why = ""
     if exact:
         hows = []
@@ -707,7 +767,7 @@ def same_relation(derived, printed, branches=None) -> tuple[bool, str]:
         return True, f"both {kd}"
     notes = []
     for lab, sub in (branches or {"all": {}}).items():
-        a, c = sp.sympify(fd).subs(sub), sp.sympify(fp).subs(sub)
+        a, c = substitute(fd, sub), substitute(fp, sub)
         if sp.expand(a - c) == 0:
             notes.append(f"{lab}: equal sides")
             continue
@@ -771,7 +831,7 @@ def _same_equation(derived_eq, lhs, rhs, branches) -> tuple[bool, str]:
     d = derived_eq.lhs - derived_eq.rhs
     c = lhs - rhs
     for lab, sub in (branches or {"all": {}}).items():
-        a, b_ = sp.sympify(d).subs(sub), sp.sympify(c).subs(sub)
+        a, b_ = substitute(d, sub), substitute(c, sub)
         if _is_zero_exact(a - b_) or exact_zero(a - b_)[0] or exact_zero(a + b_)[0]:
             continue
         ok, how = same_relation(sp.Eq(a, 0), sp.Eq(b_, 0))
