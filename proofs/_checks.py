@@ -86,6 +86,29 @@ def substitute(expr, sub: dict):
     return out
 
 
+def _distinct_nodes(expr):
+    """Every subexpression of expr (itself included), each distinct object once: `atoms` and `has` walk the
+    tree, in which the shared subexpressions of the derived Hessians repeat many times."""
+    seen, todo = {}, [expr]
+    while todo:
+        node = todo.pop()
+        if id(node) not in seen:
+            seen[id(node)] = node           # kept alive: an id is never reused during the walk
+            yield node
+            todo.extend(node.args)
+
+
+def _atoms(expr, cls) -> set:
+    """expr.atoms(cls): the subexpressions that are instances of cls."""
+    return {node for node in _distinct_nodes(expr) if isinstance(node, cls)}
+
+
+def _has_any(expr, targets) -> bool:
+    """expr.has(*targets) for targets that are expressions (not types)."""
+    targets = set(targets)
+    return any(node in targets for node in _distinct_nodes(expr))
+
+
 def _is_zero_exact(expr: sp.Expr) -> bool:
     """Cheap, targeted attempts to show expr == 0 (no open-ended `simplify`); `exact_zero` is the strong one."""
     if expr == 0:
@@ -205,7 +228,7 @@ class NormalForm:
 
     # -- exponentials ---------------------------------------------------------------------------
     def _collect(self, expr):
-        for ex in expr.atoms(sp.exp):
+        for ex in _atoms(expr, sp.exp):
             for t in _split_terms(ex.args[0]):
                 k, m = t.as_coeff_Mul()
                 if isinstance(m, sp.log) or not k.is_Rational:
@@ -433,33 +456,38 @@ class NormalForm:
             raise Undecided("nested square roots")
         base = sorted((val.free_symbols | set().union(*[R.free_symbols for R, _ in roots])) - set(rsyms),
                       key=lambda s: s.name)
-        if val.atoms(sp.Function):
-            raise Undecided(f"functions left: {sorted(map(str, val.atoms(sp.Function)))}")
+        funcs = _atoms(val, sp.Function)
+        if funcs:
+            raise Undecided(f"functions left: {sorted(map(str, funcs))}")
         # log atoms enter polynomially only: an identity polynomial in them holds for any of their values,
         # while dividing by them would need their algebraic independence from the exponentials
         logs = set(self.logs.values())
-        if logs and any(pw.exp.is_negative and pw.base.has(*logs) for pw in val.atoms(sp.Pow)):
+        if logs and any(pw.exp.is_negative and pw.base.has(*logs) for pw in _atoms(val, sp.Pow)):
             raise Undecided("a logarithm in a denominator")
         # generators by position: branch symbols share names with the unrestricted ones
         Kf, *gens = field(len(base) or 1)
         env = dict(zip(base, gens))
         one, zero = Kf(1), Kf(0)
 
+        converted = dict(env)
+
         def conv(node):
-            if node in env:
-                return env[node]
+            if node in converted:
+                return converted[node]
             if node.is_Rational:
-                return Kf(sp.Rational(node))
-            if node.is_Add:
-                return sum((conv(t) for t in node.args), zero)
-            if node.is_Mul:
+                out = Kf(sp.Rational(node))
+            elif node.is_Add:
+                out = sum((conv(t) for t in node.args), zero)
+            elif node.is_Mul:
                 out = one
                 for t in node.args:
                     out *= conv(t)
-                return out
-            if node.is_Pow and node.exp.is_Integer:
-                return conv(node.base) ** int(node.exp)
-            raise Undecided(f"cannot convert {type(node).__name__}: {node}")
+            elif node.is_Pow and node.exp.is_Integer:
+                out = conv(node.base) ** int(node.exp)
+            else:
+                raise Undecided(f"cannot convert {type(node).__name__}: {node}")
+            converted[node] = out
+            return out
 
         Rs = [conv(R) for R, _ in roots]
         index = {r: i for i, r in enumerate(rsyms)}
@@ -494,14 +522,20 @@ class NormalForm:
             norm = add(mul(a, a), {k: -v * Rs[top] for k, v in mul(b, b).items()})
             return mul(conj, inv(norm))
 
-        memo = {}
+        memo, rooted = {}, {}
+
+        def has_root(node) -> bool:
+            """node.has(*rsyms), once per distinct subexpression."""
+            if node not in rooted:
+                rooted[node] = node in index or any(has_root(t) for t in node.args)
+            return rooted[node]
 
         def ev(node):
             if node in memo:
                 return memo[node]
             if node in index:
                 out = {frozenset([index[node]]): one}
-            elif not node.has(*rsyms) if rsyms else True:
+            elif not rsyms or not has_root(node):
                 c = conv(node)
                 out = {frozenset(): c} if c != 0 else {}
             elif node.is_Add:
@@ -557,7 +591,7 @@ def _sign_exact(expr):
     nf = NormalForm()
     try:
         val = nf(expr)
-        if val.has(*nf.logs.values()) if nf.logs else False:
+        if _has_any(val, nf.logs.values()):
             return None
         return nf.sign_of_rational(val)
     except Undecided:
