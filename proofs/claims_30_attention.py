@@ -25,7 +25,7 @@ from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
 from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, match_classes, identity, matrix_identity, rational_in,
-                                         relation_form, same_relation, sign_exact)
+                                         relation_form, same_relation, sign_exact, substitute)
 from local2global.proofs._checks import _same_equation as same_equation
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
@@ -52,7 +52,7 @@ def _sampled(expr_list, ctx, key, branches, n=None, restrict=None):
     worst = mp.mpf(0)
     count = 0
     for lab, sub in branches.items():
-        exprs = [sp.sympify(x).subs(sub) for x in expr_list]
+        exprs = [substitute(x, sub) for x in expr_list]
         free = sorted(set().union(*[x.free_symbols for x in exprs]), key=lambda s: s.name)
         fns = [compile_mp(x, tuple(free)) for x in exprs]
         got = 0
@@ -153,6 +153,9 @@ def _lemma13_b(form, ctx):
                    corroboration=f"pi1 f1 + f2 at b = form: {corr.evidence}")
 
 
+# the chain rule and its instance do not depend on the form under test: the printed form and the negative control
+# of lemma13.gradient share one computation
+@lru_cache(maxsize=None)
 def _generic_chain_rule(ctx) -> Outcome:
     r"""For ANY differentiable logits z_0(t), z_1(t): d/dt E[l_log((2Y-1) z_X)] = E_X[(σ(z_X) - P(Y=1|X)) z_X'(t)]
     (exact, with undefined functions): the content of Lemmas 3 and 13, whatever the parameterisation."""
@@ -163,6 +166,13 @@ def _generic_chain_rule(ctx) -> Outcome:
     d = sp.diff(L, tt) - rhs
     ok = sp.simplify(sp.together(sp.expand(d, power_exp=True))) == 0
     return Outcome(ok, "symbolic", f"d/dt E[l_log((2Y-1) z_X(t))] = E[(sigma(z_X) - P(1|X)) z_X'] for arbitrary z_X(t): {ok}")
+
+
+@lru_cache(maxsize=None)
+def _chain_rule_at_derived_logit() -> tuple:
+    """π0(σ(z0) - p)∇z0 + π1(σ(z1) - (1-q))∇z1 with the derived logit, in the order (e, w, a, b)."""
+    return tuple(sum(CH.stationary[x] * (S.sigma(_MA.logit(x)) - CH.transition(x, 1)) * sp.diff(_MA.logit(x), v)
+                     for x in (0, 1)) for v in _MA.params_with_bias)
 
 
 @claim("lemma13.gradient", ref="Lemma 13", title="Gradients with attention (with bias)",
@@ -177,8 +187,7 @@ def _lemma13_grad(form, ctx):
     direct derivative of L(e, w, a, b) minus the form at random points on the 4 sign branches."""
     gen = _generic_chain_rule(ctx)
     vb = _MA.params_with_bias
-    inst = sp.Matrix([sum(CH.stationary[x] * (S.sigma(_MA.logit(x)) - CH.transition(x, 1)) * sp.diff(_MA.logit(x), v)
-                          for x in (0, 1)) for v in vb])
+    inst = _chain_rule_at_derived_logit()
     same = all(sp.expand(form[i] - inst[i]) == 0 for i in range(len(vb)))
     direct = _MA.gradient_with_bias
     corr = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(4, ctx.points // 6))
@@ -400,6 +409,17 @@ def _classes_check(form, derived, space, ctx) -> Outcome:
     named = [(n, region, _NAME_CLASS[n.split("_", 1)[-1]]) for n, region in form.items()
              if n.split("_", 1)[-1] in _NAME_CLASS]
     ok, notes = match_classes(named, derived, _MA.branches, word="named")
+    prem, prem_notes = _class_premises(space, ctx)
+    ok &= prem
+    return Outcome(ok, "symbolic (derived classes matched by region, exact premises)", "; ".join([*notes, *prem_notes]),
+                   strength="proved", checked_domain="every family, every (p, q) with p + q != 1")
+
+
+# the premises do not depend on the form under test: the printed form and the negative control share one computation
+@lru_cache(maxsize=None)
+def _class_premises(space, ctx) -> tuple[bool, tuple[str, ...]]:
+    """The premises of the derived classes (`_classes_check`), exactly: (all hold, one note per step)."""
+    notes = []
     st = landscape.structure(CH)
     cls_in = _MA._classes
     Q = cls_in["Q"]
@@ -423,9 +443,7 @@ def _classes_check(form, derived, space, ctx) -> Outcome:
         fc = st["F_jointly_strictly_convex"] == sp.true
         prem &= fc
         notes.append(f"F jointly strictly convex: {fc}")
-    ok &= prem
-    return Outcome(ok, "symbolic (derived classes matched by region, exact premises)", "; ".join(notes),
-                   strength="proved", checked_domain="every family, every (p, q) with p + q != 1")
+    return prem, tuple(notes)
 
 
 def _station_corroboration(form, space, ctx) -> tuple[bool, str]:
@@ -514,11 +532,23 @@ def _thm10(form, ctx):
 # --- Theta_station: classification (Remark 5 left it open) -------------------------------------------
 
 def _station_evidence(ctx, classes):
-    """High-precision neighbourhood test at Theta_station points, both regimes, in R^3 and R^4."""
+    """High-precision neighbourhood test at Theta_station points, both regimes, in R^3 and R^4: (every point has
+    the claimed classes and the predicted curvature, the rows of `_station_rows`)."""
+    rows = _station_rows(ctx)
+    ok = all(emp3 == classes["Theta_station"] and emp4 == classes["Gamma_station"] and worst_ratio < mp.mpf(10) ** -6
+             for _, _, _, emp3, emp4, worst_ratio in rows)
+    return ok, rows
+
+
+# the neighbourhood test does not depend on the classes a form claims: the printed form and the negative control
+# compare their claims with the same rows
+@lru_cache(maxsize=None)
+def _station_rows(ctx) -> tuple:
+    """(p, q, e, empirical class in R^3, in R^4, max |dL/(eps^2 lambda/2) - 1|) at Theta_station points of 3 chains."""
     dirs = _MA.station_directions()
     es = sp.Symbol("e", positive=True)
     rng = random.Random(zlib.crc32(b"station"))
-    rows, ok = [], True
+    rows = []
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(1, 10)), (Fraction(1, 5), Fraction(7, 10))):
         L = Landscape(pp, qq, attention=True)
         for ee, ww, aa in _station_points(rng, 2):
@@ -558,8 +588,26 @@ def _station_evidence(ctx, classes):
             emp4 = "saddle" if seen4 == {"above", "below"} else ("local_min" if seen4 == {"above"} else "local_max")
             worst_ratio = max(abs(r - 1) for r in ratios)
             rows.append((pp, qq, ee, emp3, emp4, worst_ratio))
-            ok &= emp3 == classes["Theta_station"] and emp4 == classes["Gamma_station"] and worst_ratio < mp.mpf(10) ** -6
-    return ok, rows
+    return tuple(rows)
+
+
+# the eigenvalues and the derived classes do not depend on the form under test (the classes it claims): the
+# printed form and the negative control share one computation
+@lru_cache(maxsize=None)
+def _station_facts() -> tuple:
+    """(eigenvalues of the reduced Hessian on the station curve, the derived classes of Theta_station and
+    Gamma_station, the eigenvalues equal the stated ones, one of each sign when p + q != 1)."""
+    lam = _MA.station_hessian["eigenvalues"]
+    derived = {cs.name: cs.classification for cs in _MA.critical_sets() if cs.name == "Theta_station"}
+    derived.update({cs.name: cs.classification for cs in _MA.critical_sets(bias=True) if cs.name == "Gamma_station"})
+    es = sp.Symbol("e", positive=True)
+    printed_lam = [0, 2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4),
+                   -2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4)]
+    lam_ok = all(any(sp.simplify(x - y) == 0 for y in lam) for x in printed_lam)
+    # strictness: one eigenvalue of each sign whenever p + q != 1 (their product is -(...)^2 (p+q-1)^2)
+    signs = {sp.sign(sp.simplify(x.subs(es, 1) / (p + q - 1))) for x in lam if sp.simplify(x) != 0}
+    strict = signs == {1, -1}          # one eigenvalue of each sign, times the factor p + q - 1 != 0
+    return lam, derived, lam_ok, strict
 
 
 @claim("thm10.station_class", ref="Remark 5 / Thm 10 (our result)", title="Theta_station: strict saddles",
@@ -572,18 +620,7 @@ def _station_evidence(ctx, classes):
        uses=("thm10.critical_points", "thm9.critical_points", "structure.G_prime"), section=SECTION,
        domain="Theta_station (e != 0); (p, q) in (0,1)^2, p+q != 1")
 def _station(form, ctx):
-    res = _MA.station_hessian
-    lam = res["eigenvalues"]
-    derived = {cs.name: cs.classification for cs in _MA.critical_sets() if cs.name == "Theta_station"}
-    derived.update({cs.name: cs.classification for cs in _MA.critical_sets(bias=True) if cs.name == "Gamma_station"})
-    es = sp.Symbol("e", positive=True)
-    printed_lam = [0, 2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4),
-                   -2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4)]
-    lam_ok = all(any(sp.simplify(x - y) == 0 for y in lam) for x in printed_lam)
-    # strictness: one eigenvalue of each sign whenever p + q != 1 (their product is -(...)^2 (p+q-1)^2)
-    prod = sp.factor(lam[1] * lam[2]) if len(lam) == 3 else None
-    signs = {sp.sign(sp.simplify(x.subs(es, 1) / (p + q - 1))) for x in lam if sp.simplify(x) != 0}
-    strict = signs == {1, -1}          # one eigenvalue of each sign, times the factor p + q - 1 != 0
+    lam, derived, lam_ok, strict = _station_facts()
     ok_sym = lam_ok and strict and derived == form
     ok_num, rows = _station_evidence(ctx, form)
     ev = "; ".join(f"p={pp}, q={qq}, e={ee}: R3 {c3}, R4 {c4}, max |dL/(eps^2 lambda/2) - 1| = {mp.nstr(r, 3)}"
