@@ -469,7 +469,7 @@ class NormalForm:
         # generators by position: branch symbols share names with the unrestricted ones
         Kf, *gens = field(len(base) or 1)
         env = dict(zip(base, gens))
-        one, zero = Kf(1), Kf(0)
+        one = Kf(1)
 
         converted = dict(env)
 
@@ -478,12 +478,11 @@ class NormalForm:
                 return converted[node]
             if node.is_Rational:
                 out = Kf(sp.Rational(node))
-            elif node.is_Add:
-                out = sum((conv(t) for t in node.args), zero)
-            elif node.is_Mul:
-                out = one
-                for t in node.args:
-                    out *= conv(t)
+            elif node.is_Add or node.is_Mul:
+                terms = [conv(t) for t in node.args]
+                out = terms[0]
+                for t in terms[1:]:
+                    out = out + t if node.is_Add else out * t
             elif node.is_Pow and node.exp.is_Integer:
                 out = conv(node.base) ** int(node.exp)
             else:
@@ -498,8 +497,8 @@ class NormalForm:
         def add(x, y):
             out = dict(x)
             for k, v in y.items():
-                out[k] = out.get(k, zero) + v
-            return {k: v for k, v in out.items() if v != 0}
+                out[k] = out[k] + v if k in out else v
+            return {k: v for k, v in out.items() if v}
 
         def mul(x, y):
             out = {}
@@ -509,8 +508,8 @@ class NormalForm:
                     for i in k1 & k2:
                         c *= Rs[i]
                     k = k1 ^ k2
-                    out[k] = out.get(k, zero) + c
-            return {k: v for k, v in out.items() if v != 0}
+                    out[k] = out[k] + c if k in out else c
+            return {k: v for k, v in out.items() if v}
 
         def inv(x):
             if not x:
@@ -539,7 +538,7 @@ class NormalForm:
                 out = {frozenset([index[node]]): one}
             elif not rsyms or not has_root(node):
                 c = conv(node)
-                out = {frozenset(): c} if c != 0 else {}
+                out = {frozenset(): c} if c else {}
             elif node.is_Add:
                 out = {}
                 for t in node.args:
