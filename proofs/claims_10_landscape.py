@@ -49,47 +49,24 @@ HESS_NOTE = "w != 0 (w|w| is C^1, not C^2, at w = 0: off e = 0 the Hessian does 
 
 # --- derived objects the checks compare the forms with ------------------------------------------------
 # None of them depends on the form under test: one computation per process serves a claim's printed form,
-# its negative control and the other claims that compare with it.
+# its negative control and the other claims that compare with it (a model is an argument: tests swap `_M`).
 
-def _once(fn):
-    """fn memoised for the process; a matrix is handed out as a copy (SymPy matrices are mutable)."""
-    memo = functools.cache(fn)
-
-    @functools.wraps(fn)
-    def get(*args, **kwargs):
-        out = memo(*args, **kwargs)
-        return out.copy() if isinstance(out, sp.MatrixBase) else out
-    return get
-
-
-@_once
+@functools.cache
 def _rank_one_logit(x, alpha_signs, e_val, w_val, flip: bool) -> sp.Expr:
     """The logit of the explicit transformer at a rank-one point (`canonical.rank_one_logit`)."""
     return canonical.rank_one_logit(x, alpha_signs, e_val, w_val, flip_alpha_with_e=flip)
 
 
-@_once
-def _cross_entropy(at_b_star: bool = False) -> sp.Expr:
-    """Eq. 23's cross-entropy of the transformer's logit, as a function of b or at the derived b*."""
-    ce = bias.cross_entropy_loss(CH, _M.logit)
-    return ce.subs(b, _M.b_star) if at_b_star else ce
-
-
-@_once
+@functools.cache
 def _G_derivative(*order) -> sp.Expr:
     """sp.diff(G, *order) of G(A) = F(A, c*(A)) itself (not the envelope formula)."""
     return sp.diff(bias.G(CH), *order)
 
 
-@_once
-def _d2L_db2() -> sp.Expr:
+@functools.cache
+def _d2L_db2(model) -> sp.Expr:
     """d^2 L/db^2 of Lemma 2's loss."""
-    return sp.diff(_M.loss_with_bias, b, 2)
-
-
-_gradient_direct = _once(_M.gradient_direct)
-_hessian_direct = _once(_M.hessian_direct)
-_hessian_with_bias = _once(_M.hessian_with_bias)
+    return sp.diff(model.loss_with_bias, b, 2)
 
 
 def _printed_logit(offset_sign=-1):
@@ -228,7 +205,8 @@ def _eq3_sign(form, ctx):
        uses=("eq3.logit", "sec2.stationary"), section="landscape", domain=D_EWB)
 def _lemma2(form, ctx):
     # the cross-entropy of Eq. 23 at one position, with the logit computed from the transformer
-    return _on(identity(_cross_entropy(), form, ctx, "lemma2", W_BRANCHES_0), D_EWB)
+    ce = bias.cross_entropy_loss(CH, _M.logit)
+    return _on(identity(ce, form, ctx, "lemma2", W_BRANCHES_0), D_EWB)
 
 
 # --- Lemma 5: optimal bias ------------------------------------------------------------------------
@@ -264,7 +242,7 @@ def _lemma5_roots(form, ctx):
     prod, d2 = form
     same = identity(OPT()["root_product"], prod, ctx, "lemma5.roots")
     neg = sign_exact(prod) == -1
-    d2_same = identity(_d2L_db2(), d2, ctx, "lemma5.d2", W_BRANCHES_0)
+    d2_same = identity(_d2L_db2(_M), d2, ctx, "lemma5.d2", W_BRANCHES_0)
     pos = {lab: sign_exact(sp.sympify(d2).subs(sub)) for lab, sub in W_BRANCHES_0.items()}
     convex = all(v == 1 for v in pos.values())
     ok = same.ok and neg and d2_same.ok and convex
@@ -337,7 +315,8 @@ def _lemma6(form, ctx):
     cross-entropy of Eq. 23 of the transformer's logit at the *derived* minimiser b* (solved from the
     quadratic; minimal by lemma5.root_choice), and (2) with G(e^2(1+2w|w|)), G(A) = F(A, c*(A)) built from
     F(A, c) = E[l_log((2Y-1)(AX + c))] and its own minimiser c*(A): the printed b* and A enter only the form."""
-    o1 = identity(_cross_entropy(at_b_star=True), form, ctx, "lemma6.min", W_BRANCHES_0)
+    ce_at_min = bias.cross_entropy_loss(CH, _M.logit).subs(b, _M.b_star)
+    o1 = identity(ce_at_min, form, ctx, "lemma6.min", W_BRANCHES_0)
     o2 = identity(bias.G(CH).subs(A, A_printed), form, ctx, "lemma6.G", W_BRANCHES_0)
     out = combine(o1, o2, evidence=f"min_b of the cross-entropy (derived b*) equals the form: {o1.evidence}; "
                                    f"G(e^2(1+2w|w|)) equals the form: {o2.evidence}")
@@ -457,7 +436,6 @@ def _lemma4_printed(coef=2):
     return sp.diag(pi0 * pi1, coef * pi0 * pi1 * (p + q - 1) * (1 + 2 * w * absw), 0)
 
 
-@_once
 def _hessian_on_e_axis(order):
     """The Hessian of Lemma 2's loss in the variable `order`, at e = 0, b = log(p/q) (b* at e = 0)."""
     return _M.hessian_with_bias(order=order).subs(e, 0).subs(b, sp.log(p / q))
@@ -509,7 +487,7 @@ def _lemma7_printed(scale=1):
        uses=("lemma3.gradient", "lemma5.b_star"), section="landscape", domain=D_EW)
 def _lemma7(form, ctx):
     # the total derivative of L(theta, b*(theta)) (b* derived, differentiated through its square root)
-    return _on(matrix_identity(_gradient_direct(), form, ctx, "lemma7", W_BRANCHES_0), D_EW)
+    return _on(matrix_identity(_M.gradient_direct(), form, ctx, "lemma7", W_BRANCHES_0), D_EW)
 
 
 @claim("lemma7.balance", ref="Lemma 7", title="pi1 f1 + f2 = 0 at the optimal bias",
@@ -528,7 +506,7 @@ def _lemma7_bal(form, ctx):
        mutant=lambda: (2 * e**2 * absw, 2 * e * (1 + 2 * w * absw)),
        uses=("lemma7.gradient",), section="landscape", domain=D_EW)
 def _remark4(form, ctx):
-    g = _gradient_direct()
+    g = _M.gradient_direct()
     return _on(identity(form[0] * g[0] - form[1] * g[1], sp.Integer(0), ctx, "remark4", W_BRANCHES_0), D_EW)
 
 
@@ -544,10 +522,10 @@ D_LEMMA8 = D_EW + ", " + HESS_NOTE
 def _lemma8(form, ctx):
     """The Hessian of L(theta, b*(theta)) differentiated twice directly (b* derived, through its root)
     against H_tt + form H_tb H_bt / H_bb of Lemma 2's loss at b*, exactly on w > 0 and w < 0."""
-    H = _hessian_with_bias()
+    H = _M.hessian_with_bias()
     Htt, Htb, Hbb = H[:2, :2], H[:2, 2], H[2, 2]
     schur = (Htt + form * Htb * Htb.T / Hbb).subs(b, _M.b_star)
-    return _on(matrix_identity(_hessian_direct(), schur, ctx, "lemma8", S.W_BRANCHES), D_LEMMA8)
+    return _on(matrix_identity(_M.hessian_direct(), schur, ctx, "lemma8", S.W_BRANCHES), D_LEMMA8)
 
 
 D_AXIS = D_PQ + "; e = 0, w in R"
@@ -626,7 +604,7 @@ def _completeness(space, ctx) -> Outcome:
     Gp = _G_derivative(A)
     steps = []
     if space == "R2":
-        o = matrix_identity(_gradient_direct(), Gp.subs(A, _M.A) * _M.grad_A, ctx, "thm1.chain", W_BRANCHES_0)
+        o = matrix_identity(_M.gradient_direct(), Gp.subs(A, _M.A) * _M.grad_A, ctx, "thm1.chain", W_BRANCHES_0)
         steps.append(("grad L = G'(A) grad A (total derivative of L(theta, b*(theta)))", o))
     else:
         Fx = bias.F(CH)

@@ -153,8 +153,8 @@ def _lemma13_b(form, ctx):
                    corroboration=f"pi1 f1 + f2 at b = form: {corr.evidence}")
 
 
-# the chain rule and its instance do not depend on the form under test: the printed form and the negative control
-# of lemma13.gradient share one computation
+# the chain rule does not depend on the form under test: the printed form and the negative control of
+# lemma13.gradient share one computation
 @lru_cache(maxsize=None)
 def _generic_chain_rule(ctx) -> Outcome:
     r"""For ANY differentiable logits z_0(t), z_1(t): d/dt E[l_log((2Y-1) z_X)] = E_X[(σ(z_X) - P(Y=1|X)) z_X'(t)]
@@ -166,13 +166,6 @@ def _generic_chain_rule(ctx) -> Outcome:
     d = sp.diff(L, tt) - rhs
     ok = sp.simplify(sp.together(sp.expand(d, power_exp=True))) == 0
     return Outcome(ok, "symbolic", f"d/dt E[l_log((2Y-1) z_X(t))] = E[(sigma(z_X) - P(1|X)) z_X'] for arbitrary z_X(t): {ok}")
-
-
-@lru_cache(maxsize=None)
-def _chain_rule_at_derived_logit() -> tuple:
-    """π0(σ(z0) - p)∇z0 + π1(σ(z1) - (1-q))∇z1 with the derived logit, in the order (e, w, a, b)."""
-    return tuple(sum(CH.stationary[x] * (S.sigma(_MA.logit(x)) - CH.transition(x, 1)) * sp.diff(_MA.logit(x), v)
-                     for x in (0, 1)) for v in _MA.params_with_bias)
 
 
 @claim("lemma13.gradient", ref="Lemma 13", title="Gradients with attention (with bias)",
@@ -187,7 +180,8 @@ def _lemma13_grad(form, ctx):
     direct derivative of L(e, w, a, b) minus the form at random points on the 4 sign branches."""
     gen = _generic_chain_rule(ctx)
     vb = _MA.params_with_bias
-    inst = _chain_rule_at_derived_logit()
+    inst = sp.Matrix([sum(CH.stationary[x] * (S.sigma(_MA.logit(x)) - CH.transition(x, 1)) * sp.diff(_MA.logit(x), v)
+                          for x in (0, 1)) for v in vb])
     same = all(sp.expand(form[i] - inst[i]) == 0 for i in range(len(vb)))
     direct = _MA.gradient_with_bias
     corr = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(4, ctx.points // 6))
@@ -409,17 +403,6 @@ def _classes_check(form, derived, space, ctx) -> Outcome:
     named = [(n, region, _NAME_CLASS[n.split("_", 1)[-1]]) for n, region in form.items()
              if n.split("_", 1)[-1] in _NAME_CLASS]
     ok, notes = match_classes(named, derived, _MA.branches, word="named")
-    prem, prem_notes = _class_premises(space, ctx)
-    ok &= prem
-    return Outcome(ok, "symbolic (derived classes matched by region, exact premises)", "; ".join([*notes, *prem_notes]),
-                   strength="proved", checked_domain="every family, every (p, q) with p + q != 1")
-
-
-# the premises do not depend on the form under test: the printed form and the negative control share one computation
-@lru_cache(maxsize=None)
-def _class_premises(space, ctx) -> tuple[bool, tuple[str, ...]]:
-    """The premises of the derived classes (`_classes_check`), exactly: (all hold, one note per step)."""
-    notes = []
     st = landscape.structure(CH)
     cls_in = _MA._classes
     Q = cls_in["Q"]
@@ -443,7 +426,9 @@ def _class_premises(space, ctx) -> tuple[bool, tuple[str, ...]]:
         fc = st["F_jointly_strictly_convex"] == sp.true
         prem &= fc
         notes.append(f"F jointly strictly convex: {fc}")
-    return prem, tuple(notes)
+    ok &= prem
+    return Outcome(ok, "symbolic (derived classes matched by region, exact premises)", "; ".join(notes),
+                   strength="proved", checked_domain="every family, every (p, q) with p + q != 1")
 
 
 def _station_corroboration(form, space, ctx) -> tuple[bool, str]:
@@ -534,7 +519,7 @@ def _thm10(form, ctx):
 def _station_evidence(ctx, classes):
     """High-precision neighbourhood test at Theta_station points, both regimes, in R^3 and R^4: (every point has
     the claimed classes and the predicted curvature, the rows of `_station_rows`)."""
-    rows = _station_rows(ctx)
+    rows = _station_rows(_MA, ctx)
     ok = all(emp3 == classes["Theta_station"] and emp4 == classes["Gamma_station"] and worst_ratio < mp.mpf(10) ** -6
              for _, _, _, emp3, emp4, worst_ratio in rows)
     return ok, rows
@@ -543,9 +528,9 @@ def _station_evidence(ctx, classes):
 # the neighbourhood test does not depend on the classes a form claims: the printed form and the negative control
 # compare their claims with the same rows
 @lru_cache(maxsize=None)
-def _station_rows(ctx) -> tuple:
+def _station_rows(model, ctx) -> tuple:
     """(p, q, e, empirical class in R^3, in R^4, max |dL/(eps^2 lambda/2) - 1|) at Theta_station points of 3 chains."""
-    dirs = _MA.station_directions()
+    dirs = model.station_directions()
     es = sp.Symbol("e", positive=True)
     rng = random.Random(zlib.crc32(b"station"))
     rows = []
@@ -594,12 +579,12 @@ def _station_rows(ctx) -> tuple:
 # the eigenvalues and the derived classes do not depend on the form under test (the classes it claims): the
 # printed form and the negative control share one computation
 @lru_cache(maxsize=None)
-def _station_facts() -> tuple:
+def _station_facts(model) -> tuple:
     """(eigenvalues of the reduced Hessian on the station curve, the derived classes of Theta_station and
     Gamma_station, the eigenvalues equal the stated ones, one of each sign when p + q != 1)."""
-    lam = _MA.station_hessian["eigenvalues"]
-    derived = {cs.name: cs.classification for cs in _MA.critical_sets() if cs.name == "Theta_station"}
-    derived.update({cs.name: cs.classification for cs in _MA.critical_sets(bias=True) if cs.name == "Gamma_station"})
+    lam = model.station_hessian["eigenvalues"]
+    derived = {cs.name: cs.classification for cs in model.critical_sets() if cs.name == "Theta_station"}
+    derived.update({cs.name: cs.classification for cs in model.critical_sets(bias=True) if cs.name == "Gamma_station"})
     es = sp.Symbol("e", positive=True)
     printed_lam = [0, 2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4),
                    -2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4)]
@@ -620,7 +605,7 @@ def _station_facts() -> tuple:
        uses=("thm10.critical_points", "thm9.critical_points", "structure.G_prime"), section=SECTION,
        domain="Theta_station (e != 0); (p, q) in (0,1)^2, p+q != 1")
 def _station(form, ctx):
-    lam, derived, lam_ok, strict = _station_facts()
+    lam, derived, lam_ok, strict = _station_facts(_MA)
     ok_sym = lam_ok and strict and derived == form
     ok_num, rows = _station_evidence(ctx, form)
     ev = "; ".join(f"p={pp}, q={qq}, e={ee}: R3 {c3}, R4 {c4}, max |dL/(eps^2 lambda/2) - 1| = {mp.nstr(r, 3)}"
