@@ -42,6 +42,12 @@ class _SubsHook(Exception):
     """A node whose class substitutes in its own way (Derivative, Piecewise, ...): use `Basic.subs`."""
 
 
+#: (node, old, new) -> the node `_replace_symbol` built for it, for the life of the process: a function of the
+#: node's structure alone (SymPy's `_subs` keeps the same cache, keyed the same way, only bounded). A claim's
+#: printed form and its negative control share the derived side of their differences.
+_REPLACED: dict = {}
+
+
 def _replace_symbol(expr, old: sp.Symbol, new: sp.Expr):
     """expr.subs(old, new) for a Symbol `old` and a value free of it, one visit per distinct node.
 
@@ -49,10 +55,10 @@ def _replace_symbol(expr, old: sp.Symbol, new: sp.Expr):
     argument changes exactly when it contains `old` (`new` is free of `old` and no constructor creates a
     symbol): this walk rebuilds the same nodes in the same way, without `subs`'s structural comparison of
     every unchanged argument with itself (quadratic in the depth of the big Hessian entries)."""
-    memo = {}
+    memo = _REPLACED
 
     def walk(node):
-        key = id(node)          # the nodes are alive for the walk: ids are stable (SymPy's cache keys by ==)
+        key = (node, old, new)
         if key in memo:
             return memo[key]
         if type(node)._eval_subs not in _PLAIN_SUBS:
