@@ -58,3 +58,25 @@ def test_equations_differ_only_where_the_exact_comparison_says_so():
             different += not same
             settled += differ
     assert different and settled >= different // 2
+
+
+def test_the_landscape_methods_at_the_precision_of_at_return_the_values_at_bundles():
+    """claims_10 reads L(θ), L(θ, b), b*, ∇L and ∇L(θ, b) under `_as_at` instead of computing `Landscape.at`'s whole
+    bundle: the values must be the very mpfs `at` returns."""
+    from fractions import Fraction
+
+    import mpmath as mp
+
+    from local2global.numeric import Landscape
+    from local2global.proofs.claims_10_landscape import _as_at
+    for pp, qq in ((Fraction(9, 10), Fraction(4, 5)), (Fraction(1, 7), Fraction(2, 9))):
+        L = Landscape(pp, qq)
+        with mp.workdps(80):
+            for theta in ((mp.mpf(1) / 3, -mp.mpf(5) / 7), (mp.mpf(0), mp.mpf(3) / 2), (mp.mpf(-2), mp.mpf(1) / 9)):
+                ref = L.at(theta, dps=70)
+                with _as_at(theta, None, 70):
+                    assert (L.loss(theta), L.b_star(theta), L.grad(theta)) == (ref.loss, ref.b_star, ref.grad)
+                b = ref.b_star + mp.mpf(1) / 10
+                ref_b = L.at(theta, b=b, dps=70)
+                with _as_at(theta, b, 70):
+                    assert (L.loss_b(theta, b), L.grad_b(theta, b)) == (ref_b.loss_b, ref_b.grad_b)
