@@ -611,14 +611,20 @@ def _fraction(x) -> Fraction:
 
 def rational_in(rng: random.Random, lo, hi, sign=None) -> sp.Rational:
     """A random rational in (lo, hi) with denominator <= 997, restricted to a sign if given."""
-    # the tests run in exact Fractions (SymPy comparisons cost ~0.1 ms each); int() truncates as before
+    # in integers (lo = a/b, hi = c/d, positive denominators): int() of a fraction truncates towards 0, and
+    # lo < num/den < hi is a den < num b and num d < c den; the same draws as with Fractions, 5x faster
     lo, hi = _fraction(lo), _fraction(hi)
+    a, b, c, d = lo.numerator, lo.denominator, hi.numerator, hi.denominator
     while True:
         den = rng.randint(2, 997)
-        num = rng.randint(int(lo * den) + 1, int(hi * den) - 1) if hi > lo else 0
-        r = Fraction(num, den)
-        if lo < r < hi and r != 0 and (sign is None or (1 if r > 0 else -1) == sign):
+        num = rng.randint(_trunc_div(a * den, b) + 1, _trunc_div(c * den, d) - 1) if hi > lo else 0
+        if a * den < num * b and num * d < c * den and num != 0 and (sign is None or (1 if num > 0 else -1) == sign):
             return sp.Rational(num, den)
+
+
+def _trunc_div(n: int, m: int) -> int:
+    """int(Fraction(n, m)) for m > 0: the quotient truncated towards 0."""
+    return n // m if n >= 0 else -(-n // m)
 
 
 def sample_points(key: str, free: list[sp.Symbol], n: int, restrict=None) -> list[dict]:
