@@ -80,3 +80,29 @@ def test_the_landscape_methods_at_the_precision_of_at_return_the_values_at_bundl
                 ref_b = L.at(theta, b=b, dps=70)
                 with _as_at(theta, b, 70):
                     assert (L.loss_b(theta, b), L.grad_b(theta, b)) == (ref_b.loss_b, ref_b.grad_b)
+
+
+def _rational_in_fractions(rng, lo, hi, sign=None):
+    """`rational_in` as it was written with Fractions (the reference its integer arithmetic is held to)."""
+    from fractions import Fraction
+    lo, hi = Fraction(lo), Fraction(hi)
+    while True:
+        den = rng.randint(2, 997)
+        num = rng.randint(int(lo * den) + 1, int(hi * den) - 1) if hi > lo else 0
+        r = Fraction(num, den)
+        if lo < r < hi and r != 0 and (sign is None or (1 if r > 0 else -1) == sign):
+            return sp.Rational(num, den)
+
+
+@pytest.mark.parametrize("lo, hi, sign", [(0, 1, None), (-2, 2, None), (-2, 2, 1), (-2, 2, -1), (0, 2, 1),
+                                          ("1/3", "5/2", None), ("-7/3", "-1/5", -1), ("-9/7", "2/7", None)])
+def test_rational_in_draws_what_the_fraction_arithmetic_drew(lo, hi, sign):
+    import random
+    from fractions import Fraction
+
+    from local2global.proofs._checks import rational_in
+    lo, hi = Fraction(lo), Fraction(hi)
+    for seed in range(50):
+        r1, r2 = random.Random(seed), random.Random(seed)
+        assert [rational_in(r1, lo, hi, sign) for _ in range(10)] == [_rational_in_fractions(r2, lo, hi, sign) for _ in range(10)]
+        assert r1.getstate() == r2.getstate()
