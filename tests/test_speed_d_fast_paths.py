@@ -1,4 +1,6 @@
-"""`_checks.substitute` builds exactly the expression `Basic.subs` builds (it is its fast path in the checks)."""
+"""The fast paths of the exact checks held to the slow code they replace: `substitute` builds what `Basic.subs`
+builds, `_equations_differ` rejects only what `_same_equation` rejects, `_as_at` reads the values `Landscape.at`
+bundles, `rational_in` draws what its Fraction arithmetic drew."""
 import pytest
 import sympy as sp
 from sympy.core.basic import Basic
