@@ -78,7 +78,10 @@ def _replace_symbol(expr, old: sp.Symbol, new: sp.Expr):
 def substitute(expr, sub: dict):
     """`sympify(expr).subs(sub)`, the same expression (structurally), built faster when every key is a Symbol
     and every value an expression free of that key: the pairs are applied one at a time in `subs`'s order
-    (more nodes first, then `default_sort_key`) by `_replace_symbol`; anything else is `subs` itself."""
+    (more nodes first, then `default_sort_key`) by `_replace_symbol`; anything else is `subs` itself. A matrix
+    is substituted entry by entry, as `Matrix.subs` does."""
+    if isinstance(expr, sp.MatrixBase):
+        return expr.applyfunc(lambda x: substitute(x, sub))
     expr = sp.sympify(expr)
     pairs = [(sp.sympify(o, strict=True), sp.sympify(n, strict=True)) for o, n in sub.items()]
     pairs = dict((o, n) for o, n in pairs if not Basic.is_same(o, n))

@@ -316,7 +316,7 @@ def _lemma6(form, ctx):
     cross-entropy of Eq. 23 of the transformer's logit at the *derived* minimiser b* (solved from the
     quadratic; minimal by lemma5.root_choice), and (2) with G(e^2(1+2w|w|)), G(A) = F(A, c*(A)) built from
     F(A, c) = E[l_log((2Y-1)(AX + c))] and its own minimiser c*(A): the printed b* and A enter only the form."""
-    ce_at_min = bias.cross_entropy_loss(CH, _M.logit).subs(b, _M.b_star)
+    ce_at_min = substitute(bias.cross_entropy_loss(CH, _M.logit), {b: _M.b_star})
     o1 = identity(ce_at_min, form, ctx, "lemma6.min", W_BRANCHES_0)
     o2 = identity(bias.G(CH).subs(A, A_printed), form, ctx, "lemma6.G", W_BRANCHES_0)
     out = combine(o1, o2, evidence=f"min_b of the cross-entropy (derived b*) equals the form: {o1.evidence}; "
@@ -439,7 +439,7 @@ def _lemma4_printed(coef=2):
 
 def _hessian_on_e_axis(order):
     """The Hessian of Lemma 2's loss in the variable `order`, at e = 0, b = log(p/q) (b* at e = 0)."""
-    return _M.hessian_with_bias(order=order).subs(e, 0).subs(b, sp.log(p / q))
+    return substitute(substitute(_M.hessian_with_bias(order=order), {e: 0}), {b: sp.log(p / q)})
 
 
 @claim("lemma4.hessian", ref="Lemma 4", title="Hessian at local minima and saddles (order b, e, w)",
@@ -525,7 +525,7 @@ def _lemma8(form, ctx):
     against H_tt + form H_tb H_bt / H_bb of Lemma 2's loss at b*, exactly on w > 0 and w < 0."""
     H = _M.hessian_with_bias()
     Htt, Htb, Hbb = H[:2, :2], H[:2, 2], H[2, 2]
-    schur = (Htt + form * Htb * Htb.T / Hbb).subs(b, _M.b_star)
+    schur = substitute(Htt + form * Htb * Htb.T / Hbb, {b: _M.b_star})
     return _on(matrix_identity(_M.hessian_direct(), schur, ctx, "lemma8", S.W_BRANCHES), D_LEMMA8)
 
 
@@ -539,7 +539,7 @@ D_AXIS = D_PQ + "; e = 0, w in R"
        uses=("lemma8.schur",), section="landscape", domain=D_AXIS)
 def _lemma8_axis(form, ctx):
     # at e = 0 the w-derivatives of w|w| carry e^2: the Hessian exists at (0, 0) too
-    Hs = _M.schur_hessian().subs(e, 0)
+    Hs = substitute(_M.schur_hessian(), {e: 0})
     return _on(matrix_identity(Hs, form, ctx, "lemma8.axis", W_BRANCHES_0), D_AXIS)
 
 
@@ -784,9 +784,9 @@ def _family_loss(name, space):
     and (0, log(p/q)) on Gamma_min, Gamma_sad (b* there, lemma5.special_cases)."""
     st = landscape.structure(CH)
     if space == "R2":
-        return bias.G(CH).subs(A, st["A_star"] if name.endswith("_star") else 0)
+        return substitute(bias.G(CH), {A: st["A_star"] if name.endswith("_star") else 0})
     at = {A: st["A_star"], c: sp.log(p / (1 - p))} if name.endswith("_star") else {A: 0, c: sp.log(p / q)}
-    return bias.F(CH).subs(at)
+    return substitute(bias.F(CH), at)
 
 
 def _classification(form, space, ctx):
@@ -985,7 +985,7 @@ def _remark1_samples(form, ctx):
     bad = []
     with mp.workdps(ctx.dps):
         for pt, val in values:
-            claimed_positive = bool(sp.sympify(form).subs(pt))
+            claimed_positive = bool(substitute(form, pt))
             if claimed_positive != (val > mp.mpf(10) ** (-(ctx.dps - 10))):
                 bad.append(f"(p, q) = ({pt[p]}, {pt[q]}): gap {mp.nstr(val, 3)}")
     return not bad, (f"I evaluated at {n_pts} random rational chains in (0,1)^2 and {n_line} exactly on "

@@ -417,7 +417,7 @@ def _classes_check(form, derived, space, ctx) -> Outcome:
     notes.append(f"premises: G'' > 0, G'(A*) = 0: {convex}; G'(0)/(p+q-1) > 0: {g0_sign == 1}; (A/e^2)|e=0 = Q = "
                  f"{Q}: {Q_ok}; Q strictly increasing: {mono}; sign rule G'(0) Q = (positive) x {cls_in['sign']}: {sign_ok}")
     if space == "R3":
-        H0 = _MA.hessian.subs(e, 0)
+        H0 = substitute(_MA.hessian, {e: 0})
         diag = sp.diag(2 * st["G_prime_at_0"] * Q, 0, 0)
         o = matrix_identity(H0, diag, ctx, "thm10.hess_e0", _MA.branches)
         prem &= o.ok and o.level == "proved"
@@ -445,7 +445,7 @@ def _station_corroboration(form, space, ctx) -> tuple[bool, str]:
             with mp.workdps(ctx.dps + 20):
                 pt = [mp.mpf(sp.N(x, ctx.dps + 20)) for x in (ee, ww, aa)]
                 at = {e: ee, w: ww, a: aa, p: sp.Rational(pp), q: sp.Rational(qq), b: sp.log(sp.Rational(pp) / sp.Rational(qq))}
-                vals = [abs(mp.mpf(sp.N((lhs - rhs).subs(at), ctx.dps))) for lhs, rhs in form[key]]
+                vals = [abs(mp.mpf(sp.N(substitute(lhs - rhs, at), ctx.dps))) for lhs, rhs in form[key]]
                 if max(vals) >= mp.mpf(10) ** (-(ctx.dps - 10)):
                     ok = False
                     notes.append(f"station point {ee, ww, aa} violates the printed equations (residual {mp.nstr(max(vals), 3)})")

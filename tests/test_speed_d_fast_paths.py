@@ -108,3 +108,11 @@ def test_rational_in_draws_what_the_fraction_arithmetic_drew(lo, hi, sign):
         r1, r2 = random.Random(seed), random.Random(seed)
         assert [rational_in(r1, lo, hi, sign) for _ in range(10)] == [_rational_in_fractions(r2, lo, hi, sign) for _ in range(10)]
         assert r1.getstate() == r2.getstate()
+
+
+def test_substitute_in_a_matrix_is_matrix_subs():
+    m = canonical_model()
+    H = m.hessian_with_bias()
+    got, want = substitute(H, {S.b: m.b_star}), H.subs(S.b, m.b_star)
+    assert type(got) is type(want) and got.shape == want.shape
+    assert all(Basic.is_same(x, y) for x, y in zip(got, want))
