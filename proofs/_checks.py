@@ -1023,25 +1023,37 @@ def _equations_differ(derived_eq, lhs, rhs, branches) -> bool:
 
 
 def _ratio_takes_both_signs(a, c, key: str, n: int = 4) -> bool:
-    """a/c is certified positive at one and negative at another of n rational points of the domain (p, q in
-    (0, 1), the symbols' signs; `sample_points`), a and c enclosed by arb interval arithmetic (rigorous)."""
-    free = sorted(sp.sympify(a).free_symbols | sp.sympify(c).free_symbols, key=lambda s: s.name)
-    try:
-        fa, fc = arb_function(a, free), arb_function(c, free)
-    except NotImplementedError:
-        return False
+    """a/c is certified positive at one and negative at another of n rational points of the domain."""
     seen = set()
-    with arb_precision(128):
-        for pt in sample_points(f"ratio/{key}", free, n):
-            ivs = [interval(v, v) for v in pt.values()]
-            ra, rc = fa(*ivs), fc(*ivs)
-            sa = 1 if ra.positive() else (-1 if ra.negative() else 0)
-            sc = 1 if rc.positive() else (-1 if rc.negative() else 0)
-            if sa and sc:
-                seen.add(sa * sc)
-            if len(seen) == 2:
-                return True
+    for sa, sc in _arb_signs((a, c), f"ratio/{key}", n):
+        if sa and sc:
+            seen.add(sa * sc)
+        if len(seen) == 2:
+            return True
     return False
+
+
+def certified_nonzero(expr, key: str, n: int = 4) -> bool:
+    """expr is certified nonzero at one of n rational points of the domain (`_arb_signs`): it is not the zero
+    function, so no exact simplification (expand, cancel, the normal form) can reduce it to 0."""
+    return any(s for (s,) in _arb_signs((expr,), key, n))
+
+
+def _arb_signs(exprs, key: str, n: int):
+    """Per point of n rational points of the domain (p, q in (0, 1), the symbols' signs; `sample_points` under
+    `key`): the signs of the expressions there, certified by arb interval arithmetic (outward rounding, rigorous),
+    0 where an enclosure contains 0. Nothing if an expression has no arb translation."""
+    exprs = [sp.sympify(x) for x in exprs]
+    free = sorted(set().union(*(x.free_symbols for x in exprs)), key=lambda s: s.name)
+    try:
+        fns = [arb_function(x, free) for x in exprs]
+    except NotImplementedError:
+        return
+    for pt in sample_points(key, free, n):
+        ivs = [interval(v, v) for v in pt.values()]
+        with arb_precision(128):
+            encl = [f(*ivs) for f in fns]
+        yield tuple(1 if r.positive() else (-1 if r.negative() else 0) for r in encl)
 
 
 def match_classes(claimed, derived, branches=None, word: str = "printed") -> tuple[bool, list[str]]:

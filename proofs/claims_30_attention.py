@@ -25,7 +25,7 @@ from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
 from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, match_classes, identity, matrix_identity, rational_in,
-                                         relation_form, same_relation, sign_exact, substitute)
+                                         relation_form, same_relation, sign_exact, substitute, certified_nonzero)
 from local2global.proofs._checks import _same_equation as same_equation
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
@@ -183,7 +183,10 @@ def _lemma13_grad(form, ctx):
     vb = _MA.params_with_bias
     inst = sp.Matrix([sum(CH.stationary[x] * (S.sigma(_MA.logit(x)) - CH.transition(x, 1)) * sp.diff(_MA.logit(x), v)
                           for x in (0, 1)) for v in vb])
-    same = all(sp.expand(form[i] - inst[i]) == 0 for i in range(len(vb)))
+    # a difference certified nonzero at a point cannot expand to 0: the expansion (seconds for an altered form)
+    # is only run where it can succeed
+    same = all(not certified_nonzero(form[i] - inst[i], f"lemma13.grad[{i}]") and sp.expand(form[i] - inst[i]) == 0
+               for i in range(len(vb)))
     direct = _MA.gradient_with_bias
     corr = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(4, ctx.points // 6))
     return Outcome(gen.ok and same and corr.ok, "symbolic", f"{gen.evidence}; the form is its instance at the derived "

@@ -116,3 +116,19 @@ def test_substitute_in_a_matrix_is_matrix_subs():
     got, want = substitute(H, {S.b: m.b_star}), H.subs(S.b, m.b_star)
     assert type(got) is type(want) and got.shape == want.shape
     assert all(Basic.is_same(x, y) for x, y in zip(got, want))
+
+
+def test_certified_nonzero_only_where_expand_does_not_reach_0():
+    """lemma13.gradient skips the expansion of a difference `certified_nonzero` (arb at rational points) shows
+    nonzero: on the printed form and the altered one it may do so only where the expansion is not 0."""
+    from local2global.proofs._checks import certified_nonzero
+    from local2global.proofs._registry import REGISTRY
+    cl = REGISTRY["lemma13.gradient"]
+    ma = canonical_model(True)
+    inst = [sum(ma.chain.stationary[x] * (S.sigma(ma.logit(x)) - ma.chain.transition(x, 1)) * sp.diff(ma.logit(x), v)
+                for x in (0, 1)) for v in ma.params_with_bias]
+    for form in (cl.printed(), cl.mutant()):
+        d = form[0] - inst[0]
+        assert not certified_nonzero(d, "test") or sp.expand(d) != 0
+    assert certified_nonzero(cl.mutant()[0] - inst[0], "test")
+    assert not certified_nonzero(S.e - S.e, "test") and certified_nonzero(sp.exp(S.e) - 1 - S.e, "test")
