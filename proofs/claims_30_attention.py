@@ -183,7 +183,7 @@ def _lemma13_grad(form, ctx):
     vb = _MA.params_with_bias
     inst = sp.Matrix([sum(CH.stationary[x] * (S.sigma(_MA.logit(x)) - CH.transition(x, 1)) * sp.diff(_MA.logit(x), v)
                           for x in (0, 1)) for v in vb])
-    # a difference certified nonzero at a point cannot expand to 0: the expansion (seconds for an altered form)
+    # a difference certified nonzero at a point cannot expand to 0: the expansion (half a second for the altered form)
     # is only run where it can succeed
     same = all(not certified_nonzero(form[i] - inst[i], f"lemma13.grad[{i}]") and sp.expand(form[i] - inst[i]) == 0
                for i in range(len(vb)))
