@@ -592,9 +592,12 @@ def _station_facts(model) -> tuple:
     es = sp.Symbol("e", positive=True)
     printed_lam = [0, 2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4),
                    -2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4)]
-    lam_ok = all(any(sp.simplify(x - y) == 0 for y in lam) for x in printed_lam)
+    # simplify is only asked to reach 0 where the difference is not certified nonzero at a point (`certified_nonzero`)
+    lam_ok = all(any(not certified_nonzero(x - y, "station.lam") and sp.simplify(x - y) == 0 for y in lam)
+                 for x in printed_lam)
     # strictness: one eigenvalue of each sign whenever p + q != 1 (their product is -(...)^2 (p+q-1)^2)
-    signs = {sp.sign(sp.simplify(x.subs(es, 1) / (p + q - 1))) for x in lam if sp.simplify(x) != 0}
+    signs = {sp.sign(sp.simplify(x.subs(es, 1) / (p + q - 1))) for x in lam
+             if certified_nonzero(x, "station.lam") or sp.simplify(x) != 0}
     strict = signs == {1, -1}          # one eigenvalue of each sign, times the factor p + q - 1 != 0
     return lam, derived, lam_ok, strict
 
