@@ -55,7 +55,20 @@ class RationalFunction:
         o = self._lift(other)
         if self.den == o.den:
             return RationalFunction(self.K, self.num + o.num, self.den)
-        return RationalFunction(self.K, self.num * o.den + o.num * self.den, self.den * o.den)
+        # Henrici: with g = gcd(d1, d2), d1 = g d1', d2 = g d2', the numerator n1 d2' + n2 d1' is prime to d1' d2'
+        # (a prime factor of d1' divides neither n1 nor d2'), so only its gcd with g can cancel: two small gcds
+        # instead of one of the full numerator with d1 d2
+        g = self.den.gcd(o.den)
+        if g == 1:
+            return RationalFunction(self.K, self.num * o.den + o.num * self.den, self.den * o.den, reduce=False)
+        d1, d2 = self.den / g, o.den / g
+        num = self.num * d2 + o.num * d1
+        if num == 0:
+            return RationalFunction(self.K, num, self.K._one, reduce=False)
+        h = num.gcd(g)
+        if h != 1:
+            num, g = num / h, g / h
+        return RationalFunction(self.K, num, d1 * d2 * g, reduce=False)
 
     __radd__ = __add__
 

@@ -20,12 +20,14 @@ import mpmath as mp
 import sympy as sp
 
 from local2global.numeric import Landscape
+from local2global.numeric.precision import GUARD, magnitude_digits
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
 from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, match_classes, exact_zero, identity, matrix_identity,
-                                         rational_in, relation_form, same_relation, sample_points, sign_exact)
+                                         rational_in, relation_form, same_relation, sample_points, sign_exact,
+                                         substitute)
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
 
@@ -44,6 +46,28 @@ D_EWB = D_PQ + "; (e, w, b) in R^3"
 D_EW = D_PQ + "; (e, w) in R^2"
 D_NOT_IID = "(p, q) in (0,1)^2 with p + q != 1"
 HESS_NOTE = "w != 0 (w|w| is C^1, not C^2, at w = 0: off e = 0 the Hessian does not exist there)"
+
+
+# --- derived objects the checks compare the forms with ------------------------------------------------
+# None of them depends on the form under test: one computation per process serves a claim's printed form,
+# its negative control and the other claims that compare with it (a model is an argument: tests swap `_M`).
+
+@functools.cache
+def _rank_one_logit(x, alpha_signs, e_val, w_val, flip: bool) -> sp.Expr:
+    """The logit of the explicit transformer at a rank-one point (`canonical.rank_one_logit`)."""
+    return canonical.rank_one_logit(x, alpha_signs, e_val, w_val, flip_alpha_with_e=flip)
+
+
+@functools.cache
+def _G_derivative(*order) -> sp.Expr:
+    """sp.diff(G, *order) of G(A) = F(A, c*(A)) itself (not the envelope formula)."""
+    return sp.diff(bias.G(CH), *order)
+
+
+@functools.cache
+def _d2L_db2(model) -> sp.Expr:
+    """d^2 L/db^2 of Lemma 2's loss."""
+    return sp.diff(model.loss_with_bias, b, 2)
 
 
 def _printed_logit(offset_sign=-1):
@@ -104,7 +128,7 @@ def _logit_check(form, ctx, flip=True):
         for signs in itertools.product((1, -1), repeat=d):
             for label, sub in S.BRANCHES.items():
                 for x in (0, 1):
-                    full = canonical.rank_one_logit(x, signs, sub[e], sub[w], flip_alpha_with_e=flip)
+                    full = _rank_one_logit(x, signs, sub[e], sub[w], flip)
                     diff = sp.expand(full - form.subs(X, x).subs(sub))
                     cases += 1
                     if diff != 0:
@@ -161,7 +185,7 @@ def _eq3_sign(form, ctx):
     for signs in ((1,), (1, -1)):
         for label, sub in neg.items():
             for x in (0, 1):
-                full = canonical.rank_one_logit(x, signs, sub[e], sub[w], flip_alpha_with_e=False)
+                full = _rank_one_logit(x, signs, sub[e], sub[w], False)
                 if sp.expand(full - form.subs(X, x).subs(sub)) != 0:
                     bad.append(f"{label}, x={x}")
     ok2, ev2 = _logit_any_d(form, flip=False, branches=neg)
@@ -219,7 +243,7 @@ def _lemma5_roots(form, ctx):
     prod, d2 = form
     same = identity(OPT()["root_product"], prod, ctx, "lemma5.roots")
     neg = sign_exact(prod) == -1
-    d2_same = identity(sp.diff(_M.loss_with_bias, b, 2), d2, ctx, "lemma5.d2", W_BRANCHES_0)
+    d2_same = identity(_d2L_db2(_M), d2, ctx, "lemma5.d2", W_BRANCHES_0)
     pos = {lab: sign_exact(sp.sympify(d2).subs(sub)) for lab, sub in W_BRANCHES_0.items()}
     convex = all(v == 1 for v in pos.values())
     ok = same.ok and neg and d2_same.ok and convex
@@ -292,7 +316,7 @@ def _lemma6(form, ctx):
     cross-entropy of Eq. 23 of the transformer's logit at the *derived* minimiser b* (solved from the
     quadratic; minimal by lemma5.root_choice), and (2) with G(e^2(1+2w|w|)), G(A) = F(A, c*(A)) built from
     F(A, c) = E[l_log((2Y-1)(AX + c))] and its own minimiser c*(A): the printed b* and A enter only the form."""
-    ce_at_min = bias.cross_entropy_loss(CH, _M.logit).subs(b, _M.b_star)
+    ce_at_min = substitute(bias.cross_entropy_loss(CH, _M.logit), {b: _M.b_star})
     o1 = identity(ce_at_min, form, ctx, "lemma6.min", W_BRANCHES_0)
     o2 = identity(bias.G(CH).subs(A, A_printed), form, ctx, "lemma6.G", W_BRANCHES_0)
     out = combine(o1, o2, evidence=f"min_b of the cross-entropy (derived b*) equals the form: {o1.evidence}; "
@@ -324,7 +348,7 @@ def _g_convex(form, ctx):
     for all s0, s1 in (0, 1) (sigma = 1/(1+t), t > 0: a factored expression in positive symbols), and
     s0 = sigma(c*), s1 = sigma(A + c*) lie in (0, 1) for every A."""
     t0, t1 = sp.symbols("t0 t1", positive=True)
-    o1 = identity(sp.diff(bias.G(CH), A, 2), _at_c_star(form), ctx, "G''")
+    o1 = identity(_G_derivative(A, 2), _at_c_star(form), ctx, "G''")
     o2 = identity(landscape.structure(CH)["G_second"], form, ctx, "G'' Schur")
     as_t = sp.factor(sp.cancel(sp.sympify(form).subs({landscape.s0: 1 / (1 + t0), landscape.s1: 1 / (1 + t1)})))
     pos = bool(as_t.is_positive)
@@ -342,7 +366,7 @@ def _g_convex(form, ctx):
        uses=("structure.G_convex", "lemma5.special_cases"), section="landscape", domain=D_PQ)
 def _g_prime(form, ctx):
     """G' = dG/dA of G(A) = F(A, c*(A)) itself (not the envelope formula), at A = 0 and at the form's A*."""
-    Gp = sp.diff(bias.G(CH), A)
+    Gp = _G_derivative(A)
     o1 = identity(Gp.subs(A, 0), form[0], ctx, "G'(0)")
     o2 = identity(Gp.subs(A, form[1]), sp.Integer(0), ctx, "G'(A*)")
     return _on(combine(o1, o2, evidence=f"G'(0): {o1.evidence}; G'(A*): {o2.evidence}"), D_PQ)
@@ -415,7 +439,7 @@ def _lemma4_printed(coef=2):
 
 def _hessian_on_e_axis(order):
     """The Hessian of Lemma 2's loss in the variable `order`, at e = 0, b = log(p/q) (b* at e = 0)."""
-    return _M.hessian_with_bias(order=order).subs(e, 0).subs(b, sp.log(p / q))
+    return substitute(substitute(_M.hessian_with_bias(order=order), {e: 0}), {b: sp.log(p / q)})
 
 
 @claim("lemma4.hessian", ref="Lemma 4", title="Hessian at local minima and saddles (order b, e, w)",
@@ -501,7 +525,7 @@ def _lemma8(form, ctx):
     against H_tt + form H_tb H_bt / H_bb of Lemma 2's loss at b*, exactly on w > 0 and w < 0."""
     H = _M.hessian_with_bias()
     Htt, Htb, Hbb = H[:2, :2], H[:2, 2], H[2, 2]
-    schur = (Htt + form * Htb * Htb.T / Hbb).subs(b, _M.b_star)
+    schur = substitute(Htt + form * Htb * Htb.T / Hbb, {b: _M.b_star})
     return _on(matrix_identity(_M.hessian_direct(), schur, ctx, "lemma8", S.W_BRANCHES), D_LEMMA8)
 
 
@@ -515,7 +539,7 @@ D_AXIS = D_PQ + "; e = 0, w in R"
        uses=("lemma8.schur",), section="landscape", domain=D_AXIS)
 def _lemma8_axis(form, ctx):
     # at e = 0 the w-derivatives of w|w| carry e^2: the Hessian exists at (0, 0) too
-    Hs = _M.schur_hessian().subs(e, 0)
+    Hs = substitute(_M.schur_hessian(), {e: 0})
     return _on(matrix_identity(Hs, form, ctx, "lemma8.axis", W_BRANCHES_0), D_AXIS)
 
 
@@ -578,8 +602,7 @@ def _completeness(space, ctx) -> Outcome:
     = 1, so ∂L/∂b = F_c: zero iff z0 = c*(A) (Lemma 5: the unique positive root); there F_A = G' (envelope,
     checked: dG/dA = F_A(A, c*(A))), so the θ-part is G'(A)∇A: A = A* or e = 0 as in R^2, with
     c*(A*) = log(p/(1-p)) and c*(0) = log(p/q) (lemma5.special_cases)."""
-    G = bias.G(CH)
-    Gp = sp.diff(G, A)
+    Gp = _G_derivative(A)
     steps = []
     if space == "R2":
         o = matrix_identity(_M.gradient_direct(), Gp.subs(A, _M.A) * _M.grad_A, ctx, "thm1.chain", W_BRANCHES_0)
@@ -630,6 +653,13 @@ def _set_points(name, space, rng, n=3):
     return pts
 
 
+def _as_at(theta, b, dps):
+    """The working precision of `Landscape.at(theta, b, dps)`: the Landscape methods (`loss`, `loss_b`, `b_star`,
+    `grad`, `grad_b`) evaluated under it return the very values `at` bundles, without the Hessians `at` also
+    computes (most of its cost); a test holds them bitwise equal."""
+    return mp.workdps(dps + GUARD + magnitude_digits(*theta, b))
+
+
 def _gradient_on_sets(form, space, ctx):
     """max |grad L| at points of the printed sets (high precision): the sampled corroboration."""
     rng = random.Random(zlib.crc32(space.encode()))
@@ -641,10 +671,13 @@ def _gradient_on_sets(form, space, ctx):
                 e_m, w_m = mp.mpf(sp.N(ee, ctx.dps + 30)), mp.mpf(sp.N(ww, ctx.dps + 30))
                 L = Landscape(pp, qq)
                 if space == "R3":
-                    bstar = L.at((e_m, w_m), dps=ctx.dps + 20).b_star
-                    g = L.at((e_m, w_m), b=bstar, dps=ctx.dps + 20).grad_b
+                    with _as_at((e_m, w_m), None, ctx.dps + 20):
+                        bstar = L.b_star((e_m, w_m))
+                    with _as_at((e_m, w_m), bstar, ctx.dps + 20):
+                        g = L.grad_b((e_m, w_m), bstar)
                 else:
-                    g = L.at((e_m, w_m), dps=ctx.dps + 20).grad
+                    with _as_at((e_m, w_m), None, ctx.dps + 20):
+                        g = L.grad((e_m, w_m))
                 worst = max([worst] + [abs(x) for x in g])
     return worst, count
 
@@ -705,8 +738,12 @@ def _neighbourhood_class(L, point, space, ctx, rng, n_dirs=24):
     radius_exp = max(2, ctx.dps // 6)
     with mp.workdps(ctx.dps + 30):
         pp = [mp.mpf(sp.N(x, ctx.dps + 30)) for x in point]
-        ev = (lambda t: L.at((t[0], t[1]), b=t[2], dps=ctx.dps + 20).loss_b) if space == "R3" else \
-             (lambda t: L.at((t[0], t[1]), dps=ctx.dps + 20).loss)
+
+        def ev(t):
+            theta, b_ = (t[0], t[1]), (t[2] if space == "R3" else None)
+            with _as_at(theta, b_, ctx.dps + 20):
+                return L.loss(theta) if b_ is None else L.loss_b(theta, b_)
+
         L0 = ev(pp)
         r = mp.mpf(10) ** (-radius_exp)
         tol = mp.mpf(10) ** (-(ctx.dps - 5))
@@ -747,9 +784,9 @@ def _family_loss(name, space):
     and (0, log(p/q)) on Gamma_min, Gamma_sad (b* there, lemma5.special_cases)."""
     st = landscape.structure(CH)
     if space == "R2":
-        return bias.G(CH).subs(A, st["A_star"] if name.endswith("_star") else 0)
+        return substitute(bias.G(CH), {A: st["A_star"] if name.endswith("_star") else 0})
     at = {A: st["A_star"], c: sp.log(p / (1 - p))} if name.endswith("_star") else {A: 0, c: sp.log(p / q)}
-    return bias.F(CH).subs(at)
+    return substitute(bias.F(CH), at)
 
 
 def _classification(form, space, ctx):
@@ -927,17 +964,30 @@ def _remark1(form, ctx):
                    strength="proved", checked_domain=D_PQ, corroboration=corr)
 
 
-def _remark1_samples(form, ctx):
+@functools.lru_cache(maxsize=None)
+def _gap_samples(ctx) -> tuple[int, int, tuple]:
+    """I(x_n; x_n+1) at ctx.points random rational chains and at the first of them moved onto p + q = 1, at
+    ctx.dps digits: (number of random chains, number on the line, ((point, I), ...)). Independent of the form
+    under test (the printed form and the negative control compare their conditions with the same values)."""
     gap = CH.mutual_information
     pts = sample_points("remark1", [p, q], ctx.points)
     on_line = [{p: v[p], q: 1 - v[p]} for v in pts[: max(4, ctx.points // 4)]]
-    bad = []
+    values = []
     with mp.workdps(ctx.dps):
         for pt in pts + on_line:
-            val = mp.mpf(sp.N(gap.subs(pt), ctx.dps)) if gap.subs(pt) != 0 else mp.mpf(0)
-            claimed_positive = bool(sp.sympify(form).subs(pt))
+            at = substitute(gap, pt)
+            values.append((pt, mp.mpf(sp.N(at, ctx.dps)) if at != 0 else mp.mpf(0)))
+    return len(pts), len(on_line), tuple(values)
+
+
+def _remark1_samples(form, ctx):
+    n_pts, n_line, values = _gap_samples(ctx)
+    bad = []
+    with mp.workdps(ctx.dps):
+        for pt, val in values:
+            claimed_positive = bool(substitute(form, pt))
             if claimed_positive != (val > mp.mpf(10) ** (-(ctx.dps - 10))):
                 bad.append(f"(p, q) = ({pt[p]}, {pt[q]}): gap {mp.nstr(val, 3)}")
-    return not bad, (f"I evaluated at {len(pts)} random rational chains in (0,1)^2 and {len(on_line)} exactly on "
+    return not bad, (f"I evaluated at {n_pts} random rational chains in (0,1)^2 and {n_line} exactly on "
                      f"p+q = 1, {ctx.dps} digits: {len(bad)} disagreements with the condition"
                      + (f" (first: {bad[0]})" if bad else ""))
