@@ -20,7 +20,6 @@ import mpmath as mp
 import sympy as sp
 
 from local2global.numeric import Landscape
-from local2global.numeric.precision import GUARD, magnitude_digits
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
@@ -653,13 +652,6 @@ def _set_points(name, space, rng, n=3):
     return pts
 
 
-def _as_at(theta, b, dps):
-    """The working precision of `Landscape.at(theta, b, dps)`: the Landscape methods (`loss`, `loss_b`, `b_star`,
-    `grad`, `grad_b`) evaluated under it return the very values `at` bundles, without the Hessians `at` also
-    computes (most of its cost); a test holds them bitwise equal."""
-    return mp.workdps(dps + GUARD + magnitude_digits(*theta, b))
-
-
 def _gradient_on_sets(form, space, ctx):
     """max |grad L| at points of the printed sets (high precision): the sampled corroboration."""
     rng = random.Random(zlib.crc32(space.encode()))
@@ -671,12 +663,12 @@ def _gradient_on_sets(form, space, ctx):
                 e_m, w_m = mp.mpf(sp.N(ee, ctx.dps + 30)), mp.mpf(sp.N(ww, ctx.dps + 30))
                 L = Landscape(pp, qq)
                 if space == "R3":
-                    with _as_at((e_m, w_m), None, ctx.dps + 20):
+                    with Landscape.working_precision((e_m, w_m), None, ctx.dps + 20):
                         bstar = L.b_star((e_m, w_m))
-                    with _as_at((e_m, w_m), bstar, ctx.dps + 20):
+                    with Landscape.working_precision((e_m, w_m), bstar, ctx.dps + 20):
                         g = L.grad_b((e_m, w_m), bstar)
                 else:
-                    with _as_at((e_m, w_m), None, ctx.dps + 20):
+                    with Landscape.working_precision((e_m, w_m), None, ctx.dps + 20):
                         g = L.grad((e_m, w_m))
                 worst = max([worst] + [abs(x) for x in g])
     return worst, count
@@ -741,7 +733,7 @@ def _neighbourhood_class(L, point, space, ctx, rng, n_dirs=24):
 
         def ev(t):
             theta, b_ = (t[0], t[1]), (t[2] if space == "R3" else None)
-            with _as_at(theta, b_, ctx.dps + 20):
+            with Landscape.working_precision(theta, b_, ctx.dps + 20):
                 return L.loss(theta) if b_ is None else L.loss_b(theta, b_)
 
         L0 = ev(pp)

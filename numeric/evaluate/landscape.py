@@ -293,9 +293,16 @@ class Landscape:
         return _rows(H)
 
     # -- the contract of `l2g eval` ---------------------------------------------------------------
+    @staticmethod
+    def working_precision(theta, b=None, dps: int = 50):
+        """The mpmath precision context `at(theta, b, dps)` evaluates in: dps plus guard digits plus the digits
+        the magnitudes of theta and b cost. The methods (`loss`, `grad`, `b_star`, ...) evaluated under it return
+        the values `at` bundles, bit for bit, without the Hessians `at` also computes."""
+        return mp.workdps(dps + GUARD + magnitude_digits(*theta, b))
+
     def at(self, theta, b=None, dps: int = 50) -> PointValues:
         """A, b*, L(θ), its gradient and Hessian; with b also L(θ, b), its gradient and Hessian."""
-        with mp.workdps(dps + GUARD + magnitude_digits(*theta, b)):
+        with self.working_precision(theta, b, dps):
             th = list(map(_num, theta))
             Aval = self.fns["A"](*th)
             G, G1, G2, cs = self.G_parts(Aval)

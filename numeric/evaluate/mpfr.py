@@ -58,7 +58,7 @@ def specialise(fn, *fixed):
     2pq, 4pq and p^2 + q^2: a quarter of its arithmetic) are evaluated once, here, in the current MPFR context;
     every other operation is the one the code performs, on the same operands in the same order. MPFR rounds each
     operation correctly, so every value is the one `rebind(fn)(*fixed, ...)` computes at that precision, bit for
-    bit (tests/test_speed_c_mpfr.py): build and call it in the same context. Without the source of fn (the code
+    bit (tests/test_mpfr_specialise.py): build and call it in the same context. Without the source of fn (the code
     lambdify wrote, at hand in linecache unless the function was read back from the derivation cache) this is
     `functools.partial(rebind(fn), *fixed)`, the same numbers again."""
     bound = rebind(fn)

@@ -1,5 +1,5 @@
 """The fast paths of the exact checks held to the slow code they replace: `substitute` builds what `Basic.subs`
-builds, `_equations_differ` rejects only what `_same_equation` rejects, `_as_at` reads the values `Landscape.at`
+builds, `_equations_differ` rejects only what `_same_equation` rejects, `Landscape.working_precision` reads the values `Landscape.at`
 bundles, `rational_in` draws what its Fraction arithmetic drew."""
 import pytest
 import sympy as sp
@@ -63,24 +63,23 @@ def test_equations_differ_only_where_the_exact_comparison_says_so():
 
 
 def test_the_landscape_methods_at_the_precision_of_at_return_the_values_at_bundles():
-    """claims_10 reads L(θ), L(θ, b), b*, ∇L and ∇L(θ, b) under `_as_at` instead of computing `Landscape.at`'s whole
+    """claims_10 reads L(θ), L(θ, b), b*, ∇L and ∇L(θ, b) under `Landscape.working_precision` instead of computing `Landscape.at`'s whole
     bundle: the values must be the very mpfs `at` returns."""
     from fractions import Fraction
 
     import mpmath as mp
 
     from local2global.numeric import Landscape
-    from local2global.proofs.claims_10_landscape import _as_at
     for pp, qq in ((Fraction(9, 10), Fraction(4, 5)), (Fraction(1, 7), Fraction(2, 9))):
         L = Landscape(pp, qq)
         with mp.workdps(80):
             for theta in ((mp.mpf(1) / 3, -mp.mpf(5) / 7), (mp.mpf(0), mp.mpf(3) / 2), (mp.mpf(-2), mp.mpf(1) / 9)):
                 ref = L.at(theta, dps=70)
-                with _as_at(theta, None, 70):
+                with Landscape.working_precision(theta, None, 70):
                     assert (L.loss(theta), L.b_star(theta), L.grad(theta)) == (ref.loss, ref.b_star, ref.grad)
                 b = ref.b_star + mp.mpf(1) / 10
                 ref_b = L.at(theta, b=b, dps=70)
-                with _as_at(theta, b, 70):
+                with Landscape.working_precision(theta, b, 70):
                     assert (L.loss_b(theta, b), L.grad_b(theta, b)) == (ref_b.loss_b, ref_b.grad_b)
 
 
