@@ -283,10 +283,12 @@ def propagate(records: list[Record]) -> list[Record]:
 def prewarm() -> None:
     """Derive, before the workers fork, what most claims use (both models, their critical sets and energies,
     the structure): the workers inherit it instead of each deriving it again. matplotlib too: Fig. 1's check
-    reads the figure's basin grid, and the report draws the dependency graph once the workers are done."""
+    reads the figure's basin grid, and the report draws the dependency graph once the workers are done; and
+    sympy.physics.units, which SymPy's `simplify` imports on its first call (0.1-0.5 s in every worker)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot  # noqa: F401
+    import sympy.physics.units  # noqa: F401
 
     from local2global.symbolic import basins, canonical_model, energy_on_w_axis, structure
     structure()
@@ -302,14 +304,17 @@ def _run_by_id(args) -> list[Record]:
     return [run_claim(REGISTRY[cid], ctx) for cid in ids]
 
 
-def _tasks(claims) -> list[list[str]]:
-    """The claims as worker tasks: each batch (`Claim.batch`) one task, submitted first (it is the longest),
-    every other claim a task of its own, in registry order."""
+def _tasks(claims) -> tuple[list[list[str]], list[str]]:
+    """The claims as worker tasks: (each batch (`Claim.batch`) as one task, the other claims one by one).
+
+    The other claims come last-registered first: the later sections (integrated flows in R^3, interval
+    certificates) hold the longest checks, and starting them first leaves the short ones of Sec. 2-3 to fill
+    the workers at the end, instead of one long check running on while the other worker idles."""
     batches: dict[str, list[str]] = {}
     single = []
     for c in claims:
         (batches.setdefault(c.batch, []) if c.batch else single).append(c.id)
-    return [*batches.values(), *([cid] for cid in single)]
+    return list(batches.values()), single[::-1]
 
 
 def run_claims(claims, ctx: Context = Context(), workers: int | None = None, progress=None,
@@ -317,29 +322,43 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
     """Run claims (with every claim they use, unless `dependencies=False`) on `workers` forked processes
     (default: one per CPU core; 1 = in this process) and propagate the weakest step.
 
-    Records come back in registry order and do not depend on `workers`: every check seeds its own
-    sampling from its claim id, and caches shared between claims only save time. `progress(i, n, id)` is
-    called as each record arrives."""
-    from concurrent.futures import as_completed
+    Each batch (`Claim.batch`: the full-model claims, which share torch's import) runs in a process of its own,
+    started before the shared derivations (`prewarm`), so that torch's import overlaps them; the pool of
+    `workers` processes, forked after them, runs the other claims. Records come back in registry order and do
+    not depend on `workers` or on the order claims run in: every check seeds its own sampling from its claim id,
+    and caches shared between claims only save time. `progress(i, n, id)` is called as each record arrives."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from contextlib import ExitStack
 
     from local2global.numeric.infra.executor import make_executor
 
     claims = closure(claims) if dependencies else list(claims)
-    if len(claims) > 1 and workers != 1:
-        prewarm()
     by_id = {}
-    serial = len(claims) < 2 or workers == 1
-    tasks = [([c.id], ctx) for c in claims] if serial else [(ids, ctx) for ids in _tasks(claims)]
-    # fork: the workers inherit the loaded registry (and its lambdas, which cannot be pickled)
-    with make_executor(1 if serial else workers, start_method="fork") as ex:
-        # records are reported as they arrive (the first task, a batch, is the longest) and put back in order
-        done = (ex.map(_run_by_id, tasks) if serial else
-                (f.result() for f in as_completed([ex.submit(_run_by_id, t) for t in tasks])))
-        for recs in done:
-            for rec in recs:
-                by_id[rec.id] = rec
-                if progress:
-                    progress(len(by_id), len(claims), rec.id)
+
+    def arrived(recs):
+        for rec in recs:
+            by_id[rec.id] = rec
+            if progress:
+                progress(len(by_id), len(claims), rec.id)
+    if len(claims) < 2 or workers == 1:
+        for c in claims:
+            arrived([run_claim(c, ctx)])
+    else:
+        batches, single = _tasks(claims)
+        # fork: the workers inherit the loaded registry (and its lambdas, which cannot be pickled)
+        with ExitStack() as stack:
+            futures = []
+            if batches:
+                # always processes (make_executor(1) would run the batch here, before the derivations)
+                early = stack.enter_context(ProcessPoolExecutor(len(batches), multiprocessing.get_context("fork")))
+                futures += [early.submit(_run_by_id, (ids, ctx)) for ids in batches]
+            prewarm()
+            if single:
+                pool = stack.enter_context(make_executor(workers, start_method="fork"))
+                futures += [pool.submit(_run_by_id, ([cid], ctx)) for cid in single]
+            for f in as_completed(futures):
+                arrived(f.result())
     return propagate([by_id[c.id] for c in claims])
 
 

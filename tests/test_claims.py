@@ -82,14 +82,14 @@ def test_records_do_not_depend_on_the_number_of_worker_processes():
     assert one == two
 
 
-def test_a_batch_is_one_task_submitted_first_and_the_other_claims_one_task_each():
+def test_a_batch_is_one_task_and_the_other_claims_one_task_each_later_sections_first():
     from local2global.proofs._registry import _tasks, closure
 
     claims = closure(select(["lemma5.quadratic", "full.normal", "fig5", "full.eq3"]))
-    tasks = _tasks(claims)
+    batches, single = _tasks(claims)
     torch_ids = [c.id for c in claims if c.batch == "torch"]
-    assert tasks[0] == torch_ids and set(torch_ids) >= {"full.normal", "full.eq3"}
-    assert tasks[1:] == [[c.id] for c in claims if not c.batch]
+    assert batches == [torch_ids] and set(torch_ids) >= {"full.normal", "full.eq3"}
+    assert single == [c.id for c in claims if not c.batch][::-1]
 
 
 def test_registering_the_claims_does_not_import_torch():

@@ -67,7 +67,8 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     steps.append(StepResult("check", [checks]))
 
     def write_report():
-        steps.append(StepResult("report", report.write_report(records, out)))
+        # one process: with figures, it runs beside the figure processes, which keep both cores busy
+        steps.append(StepResult("report", report.write_report(records, out, workers=1)))
 
     if not figures:
         say("report")

@@ -235,8 +235,28 @@ def _abbrev(node: str) -> str:
     return node if len(node) <= 14 else node[:13] + "\u2026"
 
 
-def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies") -> list[Path]:
-    """Render the blueprint graph as PNG and PDF (layered layout computed here; no graphviz)."""
+def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies", workers: int | None = None) -> list[Path]:
+    """Render the blueprint graph as PNG and PDF (layered layout computed here; no graphviz), the two formats in
+    `workers` processes (default two; 1: one after the other in this process). Drawing the edges' arrows is most
+    of the report's time, and each format draws them again; the files do not depend on `workers`."""
+    from local2global.numeric.infra.executor import make_executor
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / f"{stem}.{fmt}" for fmt in _GRAPH_FORMATS]
+    with make_executor(1 if workers == 1 else min(workers or 2, len(paths)), start_method="fork") as ex:
+        for path, blob in zip(paths, ex.map(_graph_file, [records] * len(paths), _GRAPH_FORMATS)):
+            atomic_write(path, blob)
+    return paths
+
+
+#: the dependency graph's formats and their fixed metadata (no dates, no versions: byte-identical runs)
+_GRAPH_FORMATS = {"png": dict(format="png", dpi=150, metadata={"Software": None}),
+                  "pdf": dict(format="pdf", metadata={"CreationDate": None, "Creator": None, "Producer": None})}
+
+
+def _graph_file(records, fmt: str) -> bytes:
+    """The dependency graph of `records` drawn as one file of format `fmt` (a key of `_GRAPH_FORMATS`)."""
+    import io
+
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -306,16 +326,10 @@ def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies") ->
                                      "uncovered")],
                   loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, fontsize=8, frameon=False)
         fig.tight_layout()
-        out_dir.mkdir(parents=True, exist_ok=True)
-        png, pdf = out_dir / f"{stem}.png", out_dir / f"{stem}.pdf"
-        import io
-        for path, kw in ((png, dict(format="png", dpi=150, metadata={"Software": None})),
-                         (pdf, dict(format="pdf", metadata={"CreationDate": None, "Creator": None, "Producer": None}))):
-            buf = io.BytesIO()
-            fig.savefig(buf, **kw)
-            atomic_write(path, buf.getvalue())
+        buf = io.BytesIO()
+        fig.savefig(buf, **_GRAPH_FORMATS[fmt])
         plt.close(fig)
-    return [png, pdf]
+    return buf.getvalue()
 
 
 def _cell(text: str) -> str:
@@ -400,14 +414,14 @@ def report_data(records) -> dict:
                                                      "unresolved_uses": unresolved}}
 
 
-def write_report(records, out_dir) -> list[Path]:
+def write_report(records, out_dir, workers: int | None = None) -> list[Path]:
     """Write report.md, report.json and the dependency figure (PNG, PDF) into out_dir; return the paths.
 
-    `records`: the `Record`s of `run_claim`, in registry order (e.g. `[run_claim(c, ctx) for c in select(ids)]`).
-    """
+    `records`: the `Record`s of `run_claim`, in registry order (e.g. `[run_claim(c, ctx) for c in select(ids)]`);
+    `workers`: processes drawing the figure's two formats (see `draw_dependency_graph`)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     md, js = out_dir / "report.md", out_dir / "report.json"
     atomic_write(md, render_markdown(records))
     atomic_write(js, json.dumps(report_data(records), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-    return [md, js, *draw_dependency_graph(records, out_dir)]
+    return [md, js, *draw_dependency_graph(records, out_dir, workers=workers)]
