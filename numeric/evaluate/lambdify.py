@@ -26,7 +26,7 @@ def _compile(expr, args, cse):
     # original expression has none (seen at |A| = 1e4): the evaluation paths keep it off.
     path, source = _cached_source(expr, args, cse)
     if source is not None:
-        fn = _from_source(source, args)
+        fn = _from_source(source, args, path.name)
         if fn is not None:
             return fn
     fn = sp.lambdify(args, expr, modules="mpmath", cse=cse)
@@ -69,21 +69,30 @@ def _arg_names(args) -> dict:
 
 
 def _source_of(fn, args) -> str | None:
-    """The source lambdify wrote for fn, if fn needs nothing beyond the common mpmath namespace."""
-    ns = {**_namespace(), **_arg_names(args)}
-    if any(k != "__builtins__" and (k not in ns or ns[k] is not v) for k, v in fn.__globals__.items()):
+    """The source lambdify wrote for fn, if fn needs nothing beyond the common mpmath namespace.
+
+    A global named like a parameter is never read (the parameter shadows it in the function's body), whatever
+    lambdify bound to it: the argument symbol, an equal symbol unpickled from the derivation cache, or mpmath's
+    constant e for an argument called e."""
+    ns, params = _namespace(), set(_arg_names(args))
+    if any(k != "__builtins__" and k not in params and (k not in ns or ns[k] is not v)
+           for k, v in fn.__globals__.items()):
         return None
     lines = linecache.cache.get(fn.__code__.co_filename)
     return "".join(lines[2]) if lines else None
 
 
-def _from_source(source: str, args):
+def _from_source(source: str, args, name: str):
     ns = {**_namespace(), **_arg_names(args)}
     scope: dict = {}
+    # the source is kept in linecache under a name of its own, as lambdify keeps the code it writes: tracebacks
+    # show it, and `mpfr.specialise` reads it back
+    filename = f"<lambdifygenerated-cached-{name.split('.')[0][:16]}>"
     try:
-        exec(compile(source, "<lambdifygenerated-cached>", "exec"), ns, scope)
+        exec(compile(source, filename, "exec"), ns, scope)
     except Exception:                                  # noqa: BLE001 - an unusable entry is a miss
         return None
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return scope.get("_lambdifygenerated")
 
 
