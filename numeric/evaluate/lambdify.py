@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import linecache
 import pickle
 from fractions import Fraction
@@ -29,7 +30,7 @@ def _compile(expr, args, cse):
         fn = _from_source(source, args, path.name)
         if fn is not None:
             return fn
-    fn = sp.lambdify(args, expr, modules="mpmath", cse=cse)
+    fn = sp.lambdify(args, expr, modules="mpmath", cse=cse, **_NO_DOCSTRING)
     source = _source_of(fn, args) if path is not None else None
     if source is not None:
         from local2global.symbolic import store_verified
@@ -43,6 +44,11 @@ def _compile(expr, args, cse):
 # the SymPy version, in the digest-checked files of the derivation cache. A hit runs the very source lambdify
 # wrote, in a copy of the namespace lambdify gives every mpmath function, so results are identical (a test
 # holds to it); a function whose namespace holds anything else is not cached.
+
+#: printing the expression into the docstring lambdify attaches is a third of a mid-sized compile and nothing reads
+#: it (SymPy >= 1.13 can leave it out; the code it writes is the same)
+_NO_DOCSTRING = {"docstring_limit": 0} if "docstring_limit" in inspect.signature(sp.lambdify).parameters else {}
+
 
 @lru_cache(maxsize=1)
 def _namespace() -> dict:
