@@ -73,15 +73,17 @@ def certify_sign(expr: sp.Expr, box: dict, sign: int, where=(), max_depth: int =
         f = arb_function(expr, syms)
         gs = [arb_function(g, syms) for g in where]
         cert = Certificate(ok=False, region=region)
-        # box corners as flint's exact rationals (fmpq: the same exact values as Fractions, cheaper arithmetic,
-        # and `interval` takes them without conversion)
+        # box corners as flint's exact rationals (fmpq: the same exact values as Fractions, cheaper arithmetic)
         start = tuple((_fmpq(lo), _fmpq(hi)) for lo, hi in box.values())
+        # the initial widths' reciprocals: (hi - lo) * (1 / W) is the exact rational (hi - lo) / W
+        inverse_widths = [1 / ((b_hi - b_lo) or flint.fmpq(1)) for b_lo, b_hi in start]
         stack = [(start, 0)]
         while stack:
             bx, depth = stack.pop()
             cert.evaluations += 1
             cert.depth = max(cert.depth, depth)
-            balls = [interval(lo, hi) for lo, hi in bx]
+            # `interval(lo, hi)` for corners that are already fmpq: the same endpoints, no type dispatch
+            balls = [Iv(flint.arb(lo).lower(), flint.arb(hi).upper()) for lo, hi in bx]
             if any(g(*balls).negative() for g in gs):
                 cert.boxes += 1
                 cert.outside += 1
@@ -95,7 +97,7 @@ def certify_sign(expr: sp.Expr, box: dict, sign: int, where=(), max_depth: int =
                                 "interval": str(val), "depth": depth}
                 return cert
             # bisect the widest side (relative to the initial width, so scales do not matter)
-            widths = [(hi - lo) / ((b_hi - b_lo) or 1) for (lo, hi), (b_lo, b_hi) in zip(bx, start)]
+            widths = [(hi - lo) * inv for (lo, hi), inv in zip(bx, inverse_widths)]
             k = max(range(len(bx)), key=lambda i: widths[i])
             lo, hi = bx[k]
             mid = (lo + hi) / 2

@@ -42,11 +42,11 @@ def precision(bits: int):
 
 
 def _per_precision(make):
-    """A closure (values, extra) -> make(), computed once per working precision (constants are balls; the
-    interval program's constants are `Iv`s, which no operation mutates, so one value may be shared)."""
+    """A closure (values, extra) -> make() (any arguments, unread), computed once per working precision (constants
+    are balls; the interval program's constants are `Iv`s, which no operation mutates, so one value may be shared)."""
     cache: dict = {}
 
-    def const(v, extra):
+    def const(*unread):
         prec = flint.ctx.prec
         out = cache.get(prec)
         if out is None:
@@ -89,7 +89,11 @@ class Iv:
 
     @staticmethod
     def point(x: flint.arb) -> "Iv":
-        return Iv(x.lower(), x.upper())
+        """The interval [x.lower(), x.upper()] of one finite ball x (a constant); for an exact x (an integer, a
+        dyadic rational, at most the working precision's bits) the point [x, x] with ONE endpoint object for both
+        ends, by which `__mul__` recognises a point."""
+        lo, hi = x.lower(), x.upper()
+        return Iv(lo, lo) if lo == hi else Iv(lo, hi)
 
     @staticmethod
     def hull(balls) -> "Iv":
@@ -128,6 +132,12 @@ class Iv:
         # the hull of the four endpoint products, written out (this is the certifier's hottest operation):
         # a product of finite arbs is finite (arb's exponents are unbounded), so `hull`'s finiteness test
         # never fires here, and min/max compare exactly as its loop does (first of equal values kept)
+        if self.lo is self.hi:
+            # a point c (a constant coefficient, `point`): the four products are c*o.lo, c*o.hi, c*o.lo, c*o.hi,
+            # the last two the same operations on the same values as the first two (an arb product depends only
+            # on the values and the precision), so the same balls: their hull is the hull of the first two
+            a, b = self.lo * o.lo, self.lo * o.hi
+            return Iv(min(a.lower(), b.lower()), max(a.upper(), b.upper()))
         a, b, c, d = self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi
         return Iv(min(a.lower(), b.lower(), c.lower(), d.lower()), max(a.upper(), b.upper(), c.upper(), d.upper()))
 
@@ -139,14 +149,20 @@ class Iv:
 
     def reciprocal(self) -> "Iv":
         if self.positive() or self.negative():
-            return Iv.hull([1 / self.hi, 1 / self.lo])
+            return _hull2(1 / self.hi, 1 / self.lo)
         return UNBOUNDED
 
     def monotone(self, f) -> "Iv":
         """f increasing on the interval (exp, log, sqrt, odd powers)."""
         if not self.finite():
             return UNBOUNDED
-        return Iv.hull([f(self.lo), f(self.hi)])
+        return _hull2(f(self.lo), f(self.hi))
+
+    def exp(self) -> "Iv":
+        """exp on the interval: `monotone(arb.exp)`, without the function argument."""
+        if not self.finite():
+            return UNBOUNDED
+        return _hull2(self.lo.exp(), self.hi.exp())
 
     def ipow(self, n: int) -> "Iv":
         if n < 0:
@@ -169,6 +185,15 @@ class Iv:
 
 
 UNBOUNDED = Iv(flint.arb("-inf"), flint.arb("inf"))
+
+
+def _hull2(a: flint.arb, b: flint.arb) -> Iv:
+    """`Iv.hull([a, b])` written out for two balls (the reciprocals and monotone steps of the certifier's programs):
+    the same finiteness test, the same comparisons in the same order, no list."""
+    if not (a.is_finite() and b.is_finite()):
+        return UNBOUNDED
+    lo, hi, bl, bu = a.lower(), a.upper(), b.lower(), b.upper()
+    return Iv(bl if bl < lo else lo, bu if bu > hi else hi)
 
 
 def _sqrt(x: Iv) -> Iv:
@@ -211,82 +236,97 @@ def _check_symbols(expr, symbols):
         raise ValueError(f"free symbols not given an interval: {sorted(map(str, unknown))}")
 
 
+#: compiled interval programs by source. A source names no symbol and no constant's value (arguments x0, x1, ...,
+#: constants c0, c1, ... bound per call), so expressions of one shape share one code object: the exact checks'
+#: arb sign tests translate hundreds of small expressions of a few shapes, each evaluated a few times
+_COMPILED: dict = {}
+
+
 def arb_function(expr: sp.Expr, symbols):
     """A callable (Iv, ...) -> Iv enclosing `expr` on intervals for `symbols` (SymPy -> arb translator).
 
-    The tree is translated once into a straight-line program (one step per distinct subexpression, children
-    first), so an evaluation does no SymPy work; each step is the interval operation of its node."""
+    The tree is translated once into a straight-line Python function (one assignment per distinct operation,
+    children first, sums and products folded from the left; its source is compiled once), so an evaluation does
+    no SymPy work and no dispatch: each line is one interval operation on the `Iv`s of its operands. Constants
+    (rationals, pi, E) are evaluated once per working precision."""
     symbols = tuple(symbols)
     expr = sp.sympify(expr)
     _check_symbols(expr, symbols)
     index = {s: i for i, s in enumerate(symbols)}
-    program: list = []
-    slot: dict = {}
+    lines: dict[str, str] = {}  # right-hand side -> variable, in the order of emission
+    makers: list = []           # the constants' intervals, built once per working precision
+    name: dict = {}
 
-    def emit(node) -> int:
-        if node in slot:
-            return slot[node]
+    def constant(make) -> str:
+        makers.append(make)
+        return f"c{len(makers) - 1}"
+
+    def line(rhs: str) -> str:
+        """The variable assigned rhs, emitted once: a fold's partial results are shared by the sums and products
+        that start with the same terms (the same operations on the same intervals, computed once)."""
+        if rhs not in lines:
+            lines[rhs] = f"v{len(lines)}"
+        return lines[rhs]
+
+    def emit(node) -> str:
+        """The name of the local variable holding node's interval (its line emitted first)."""
+        if node in name:
+            return name[node]
+        rhs = None
         if node in index:
-            k = index[node]
-            step = lambda v, ivs: ivs[k]                                     # noqa: E731
+            out = f"x{index[node]}"
         elif node.is_Rational:
-            r = Fraction(int(node.p), int(node.q))
-            step = _per_precision((lambda: Iv.point(arb_rational(r))) if node.q == 1
-                                  else (lambda: Iv.hull([arb_rational(r)])))
+            r = flint.fmpq(int(node.p), int(node.q))
+            out = constant(lambda: Iv.point(flint.arb(r)))
         elif node is sp.pi:
-            step = _per_precision(lambda: Iv.hull([flint.arb.pi()]))
+            out = constant(lambda: Iv.point(flint.arb.pi()))
         elif node is sp.E:
-            step = _per_precision(lambda: Iv.hull([flint.arb(1).exp()]))
+            out = constant(lambda: Iv.point(flint.arb(1).exp()))
         elif node.is_Add or node.is_Mul:
-            args = node.args
             # a leading factor -1 (SymPy's -x) is an exact negation, not four products with the point -1
-            negate = node.is_Mul and args[0] is sp.S.NegativeOne
-            ks = [emit(t) for t in args[negate:]]
-            op = operator.add if node.is_Add else operator.mul
-            if negate and len(ks) == 1:
-                k = ks[0]
-                step = lambda v, ivs: v[k].negated()                        # noqa: E731
-            elif not negate and len(ks) == 2:
-                k0, k1 = ks
-                step = lambda v, ivs: op(v[k0], v[k1])                      # noqa: E731
-            else:
-                def step(v, ivs, ks=ks, op=op, negate=negate):
-                    out = v[ks[0]].negated() if negate else v[ks[0]]
-                    for k in ks[1:]:
-                        out = op(out, v[k])
-                    return out
+            negate = node.is_Mul and node.args[0] is sp.S.NegativeOne
+            ks = [emit(t) for t in node.args[negate:]]
+            out = line(f"{ks[0]}.negated()") if negate else ks[0]
+            for k in ks[1:]:                    # folded from the left: ((a + b) + c) + ...
+                out = line(f"{out} {'+' if node.is_Add else '*'} {k}")
         elif node.is_Pow:
             b, ex = emit(node.base), node.exp
-            if ex.is_Integer:
-                n = int(ex)
-                step = lambda v, ivs: v[b].ipow(n)                           # noqa: E731
+            if ex == -1:
+                # x^-1 = x.ipow(1).reciprocal() = x.reciprocal(): an interval that is not finite is neither
+                # positive nor negative, so reciprocal() gives UNBOUNDED for it, as ipow(1) does
+                rhs = f"{b}.reciprocal()"
+            elif ex.is_Integer:
+                rhs = f"{b}.ipow({int(ex)})"
             elif ex == sp.S.Half:
-                step = lambda v, ivs: _sqrt(v[b])                            # noqa: E731
+                rhs = f"_sqrt({b})"
             elif ex == -sp.S.Half:
-                step = lambda v, ivs: _sqrt(v[b]).reciprocal()               # noqa: E731
+                rhs = f"_sqrt({b}).reciprocal()"
             else:
-                x = emit(ex)
-                step = lambda v, ivs: (v[x] * _log(v[b])).monotone(lambda t: t.exp())    # noqa: E731
-        elif isinstance(node, (sp.exp, sp.Abs, sp.sign)) or (isinstance(node, sp.log) and len(node.args) == 1):
-            k = emit(node.args[0])
-            unary = {sp.exp: lambda iv: iv.monotone(lambda t: t.exp()), sp.log: _log, sp.Abs: _abs,
-                     sp.sign: _sign}[type(node)]
-            step = lambda v, ivs: unary(v[k])                                # noqa: E731
+                rhs = f"({emit(ex)} * _log({b})).exp()"
+        elif isinstance(node, sp.exp):
+            rhs = f"{emit(node.args[0])}.exp()"
+        elif isinstance(node, (sp.Abs, sp.sign)) or (isinstance(node, sp.log) and len(node.args) == 1):
+            unary = {sp.log: "_log", sp.Abs: "_abs", sp.sign: "_sign"}[type(node)]
+            rhs = f"{unary}({emit(node.args[0])})"
         else:
             raise NotImplementedError(f"no arb translation for {type(node).__name__}: {node}")
-        slot[node] = len(program)
-        program.append(step)
-        return slot[node]
+        if rhs is not None:
+            out = line(rhs)
+        name[node] = out
+        return out
 
-    emit(expr)
-
-    def f(*ivs):
-        v: list = []
-        for step in program:
-            v.append(step(v, ivs))
-        return v[-1]
-
-    return f
+    result = emit(expr)
+    args = ", ".join(f"x{i}" for i in range(len(symbols)))
+    consts = f"    {', '.join(f'c{j}' for j in range(len(makers)))}, = _constants()\n" if makers else ""
+    body = "".join(f"    {v} = {rhs}\n" for rhs, v in lines.items())
+    source = f"def interval_program({args}):\n{consts}{body}    return {result}\n"
+    namespace = {"_constants": _per_precision(lambda: tuple(make() for make in makers)),
+                 "_sqrt": _sqrt, "_log": _log, "_abs": _abs, "_sign": _sign}
+    code = _COMPILED.get(source)
+    if code is None:
+        code = _COMPILED[source] = compile(source, "<arb_function>", "exec")
+    exec(code, namespace)
+    return namespace["interval_program"]
 
 
 # ---------------------------------------------------------------------------------------------
