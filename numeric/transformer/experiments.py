@@ -191,14 +191,9 @@ def theta_min_probe(p: float, q: float, w: float, d: int = 2, N: int = 3, radius
     """
     b = math.log(p / q)
     theta = cmap.canonical_parameters(0.0, w, b, d=d, N=N, signs=signs)
-    L0 = fm.population_loss(theta, p, q)
     flat0 = theta.flatten()
     g = torch.Generator().manual_seed(seed)
-    worst = math.inf
-    if directions:
-        vs = [torch.randn(flat0.shape, dtype=fm.DTYPE, generator=g) for _ in range(directions)]
-        perturbed = theta.unflatten(flat0 + torch.stack([radius * v / v.norm() for v in vs]))
-        worst = float((fm.population_loss(perturbed, p, q) - L0).min())       # all directions in one pass
+    vs = [torch.randn(flat0.shape, dtype=fm.DTYPE, generator=g) for _ in range(directions)]
     al = cmap.alpha(signs if signs is not None else (1,) * d)
     zeros_pos = torch.zeros(N, d, dtype=fm.DTYPE)
     dirs = {
@@ -209,7 +204,13 @@ def theta_min_probe(p: float, q: float, w: float, d: int = 2, N: int = 3, radius
         perp = torch.zeros(d, dtype=fm.DTYPE)
         perp[0], perp[1] = al[1], -al[0]          # orthogonal to alpha in the first two coordinates
         dirs["orthogonal"] = theta.with_(token=radius * perp / perp.norm(), positional=zeros_pos)
-    named = {k: float(fm.population_loss(t, p, q) - L0) for k, t in dirs.items()}
+    # theta, the random perturbations and the named directions in one pass (a batch of parameters: each loss is
+    # bit for bit the model's own, `fullmodel.population_loss`)
+    flats = [flat0, *(flat0 + radius * v / v.norm() for v in vs), *(t.flatten() for t in dirs.values())]
+    losses = fm.population_loss(theta.unflatten(torch.stack(flats)), p, q)
+    L0 = losses[0]
+    worst = float((losses[1:1 + directions] - L0).min()) if directions else math.inf
+    named = {k: float(L - L0) for k, L in zip(dirs, losses[1 + directions:])}
     return {"loss": float(L0), "worst_random": worst, "directions": named, "radius": radius}
 
 

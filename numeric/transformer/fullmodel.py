@@ -244,14 +244,19 @@ def population_loss(theta: FullParameters, p: float, q: float, N: int | None = N
 def _position_loss(z: torch.Tensor, P1: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
     r"""sum_{x_1^n} P(x_1^n) [P1 softplus(-z_n) + (1 - P1) softplus(z_n)]: position n's term of the population loss.
 
-    Logits z of a batch of models (*R, 2^n) are taken one model's row at a time, as for a model alone: over one
-    long tensor torch's elementwise kernels take their vectorised path where a single model's short one takes the
-    scalar one (softplus may round differently in the last bit), and a reduction over rows may group the additions
-    differently."""
-    if z.ndim > 1:
-        return torch.stack([_position_loss(row, P1, weights) for row in z])
-    per_prefix = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
-    return (weights * per_prefix).sum(dim=-1)
+    Logits z of a batch of models (*R, 2^n) give each model's value as for the model alone. softplus and the sum
+    take one model's row at a time: over one long tensor torch's elementwise kernels take their vectorised path
+    where a single model's short row takes the scalar one (softplus may round differently in the last bit), and a
+    reduction over rows may group the additions differently. The negation, products and sum of two terms run on the
+    whole batch: each is one correctly rounded IEEE operation per entry, the same bits on either path."""
+    softplus = torch.nn.functional.softplus
+    if z.ndim == 1:
+        per_prefix = P1 * softplus(-z) + (1 - P1) * softplus(z)
+        return (weights * per_prefix).sum(dim=-1)
+    rows = z.reshape(-1, z.shape[-1])
+    per_prefix = (P1 * torch.stack([softplus(r) for r in -rows])
+                  + (1 - P1) * torch.stack([softplus(r) for r in rows]))
+    return torch.stack([r.sum(dim=-1) for r in weights * per_prefix]).reshape(z.shape[:-1])
 
 
 @lru_cache(maxsize=64)
