@@ -175,13 +175,20 @@ class _Prec:
 
 def _ball(x):
     from flint import arb, fmpq
-    x = Fraction(x)
+    if not isinstance(x, Fraction):
+        x = Fraction(x)
     return arb(fmpq(x.numerator, x.denominator))
 
 
 def _wc_arb():
     from local2global.numeric.dynamics.basins_r3 import derived_arb
     return derived_arb()["w_c"]
+
+
+#: the balls w_c(Dbar) / w_c'(Dbar) by (Dbar as (numerator, denominator), precision, regime): constants of Lemma C's
+#: race, independent of σ and of any statement under test, so computed once per process (the same operations on the
+#: same exact input at the same precision give the same ball)
+_W_RACE: dict = {}
 
 
 def lower_bound(sigma, prec: int = 128, cells=None, regime: int = 1) -> dict:
@@ -211,7 +218,9 @@ def lower_bound(sigma, prec: int = 128, cells=None, regime: int = 1) -> dict:
         for elo, ehi, alo, ahi, Db in cells:
             key = (Db.numerator, Db.denominator)
             if key not in fail_at:
-                wbar = wc(_ball(Db))
+                wbar = _W_RACE.get((key, prec, regime))
+                if wbar is None:
+                    wbar = _W_RACE[key, prec, regime] = wc(_ball(Db))
                 # P(w0 fails the race) = P(w0 <= wbar) = erfc(-wbar/(σ√2))/2 (regime +1); P(w0 >= wbar) (regime -1)
                 fail = (-wbar / sr2).erfc() / 2 if regime > 0 else (wbar / sr2).erfc() / 2
                 fail_at[key] = (fail, 1 - fail)
