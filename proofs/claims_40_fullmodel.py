@@ -528,6 +528,38 @@ def _regime_factor(form):
     raise TypeError(f"expected a strict inequality, got {form}")
 
 
+@functools.lru_cache(maxsize=None)
+def _thm5_steps() -> tuple[sp.Expr, tuple[str, ...], tuple[str, ...]]:
+    """The exact steps of thm5.full_model's proof that do not involve the regime under test: (E[(pi1 - P(1|X)) X]
+    factored, the failures of its check, the failures of the later steps). Independent of the form, so checked once
+    per process; the form decides the sign of the leading coefficient in its regime."""
+    pi0, pi1 = CH.stationary
+    bad_main, bad = [], []
+    c_main = sp.factor(CH.expect_X(lambda x: (pi1 - _P1(x)) * x))
+    if not _is_zero(c_main - pi0 * pi1 * (p + q - 1)):
+        bad_main.append("E[(pi1 - P(1|X)) X] != pi0 pi1 (p+q-1)")
+    if not _is_zero(CH.expect_X(lambda x: pi1 - _P1(x))):
+        bad.append("E[pi1 - P(1|X)] != 0")
+    # |pi1 - P(1|x)|: pi1 - p = -pi1 (p+q-1), pi1 - (1-q) = pi0 (p+q-1), so E|.| = 2 pi0 pi1 |p+q-1|
+    if not _is_zero(pi1 - _P1(0) + pi1 * (p + q - 1)) or not _is_zero(pi1 - _P1(1) - pi0 * (p + q - 1)):
+        bad.append("|pi1 - P(1|x)| factorisation")
+    radius = sp.Rational(1, 2 * _BOUND_K)
+    if not (1 - 2 * _BOUND_K * radius >= 0 and radius == sp.Rational(1, 70)):
+        bad.append("radius arithmetic")
+    c0 = sp.log(p / q)
+    if not _is_zero(S.sigma(c0) - pi1):
+        bad.append("sigma(log(p/q)) != pi1")
+    L_min = CH.expect_X(lambda x: _xent(_P1(x), pi1))
+    if not _zero_mod_logs(L_min - CH.marginal_entropy):
+        bad.append("L(theta_min) != H(pi)")
+    gap = CH.expect_X(lambda x: _kl(_P1(x), pi1))
+    if not _zero_mod_logs(L_min - printed_entropy_rate(CH) - gap):
+        bad.append("H(pi) - L* != E[KL(P(.|X) || pi)]")
+    if sp.factor(_P1(0) - pi1) != sp.factor(p * (p + q - 1) / (p + q)):
+        bad.append("P(1|0) - pi1 != p (p+q-1)/(p+q)")
+    return c_main, tuple(bad_main), tuple(bad)
+
+
 @claim("thm5.full_model", ref="Thm 5", title="A bad local minimum of the full model for p + q > 1",
        statement=r"If $p + q > 1$, the explicit $\theta_{min}$ (every weight 0, $b = \log(p/q)$; the canonical point "
                  r"$\theta(0, 0, \log(p/q))$) is a bad local minimum of the full loss for every $d$, $N$: "
@@ -549,34 +581,13 @@ def _thm5(form, ctx):
     The prediction is sigma(b) = pi_1 (the head is the zero token), so L(theta_min) = H(pi) and H(pi) - L* =
     E[KL(P(.|X) || pi)] > 0 as P(1|0) = p != pi_1 when p + q != 1 (Gibbs).
     """
-    bad = list(_gibbs_steps())
-    pi0, pi1 = CH.stationary
+    c_main, bad_main, bad_rest = _thm5_steps()
+    bad = [*_gibbs_steps(), *bad_main]
     reg = _regime_factor(form)
-    c_main = sp.factor(CH.expect_X(lambda x: (pi1 - _P1(x)) * x))
-    if not _is_zero(c_main - pi0 * pi1 * (p + q - 1)):
-        bad.append("E[(pi1 - P(1|X)) X] != pi0 pi1 (p+q-1)")
     ratio = sp.factor(c_main / reg)
     if ratio.is_positive is not True:
         bad.append(f"under the stated regime the leading coefficient is not positive (E[(pi1 - P1)X] / ({reg}) = {ratio})")
-    if not _is_zero(CH.expect_X(lambda x: pi1 - _P1(x))):
-        bad.append("E[pi1 - P(1|X)] != 0")
-    # |pi1 - P(1|x)|: pi1 - p = -pi1 (p+q-1), pi1 - (1-q) = pi0 (p+q-1), so E|.| = 2 pi0 pi1 |p+q-1|
-    if not _is_zero(pi1 - _P1(0) + pi1 * (p + q - 1)) or not _is_zero(pi1 - _P1(1) - pi0 * (p + q - 1)):
-        bad.append("|pi1 - P(1|x)| factorisation")
-    radius = sp.Rational(1, 2 * _BOUND_K)
-    if not (1 - 2 * _BOUND_K * radius >= 0 and radius == sp.Rational(1, 70)):
-        bad.append("radius arithmetic")
-    c0 = sp.log(p / q)
-    if not _is_zero(S.sigma(c0) - pi1):
-        bad.append("sigma(log(p/q)) != pi1")
-    L_min = CH.expect_X(lambda x: _xent(_P1(x), pi1))
-    if not _zero_mod_logs(L_min - CH.marginal_entropy):
-        bad.append("L(theta_min) != H(pi)")
-    gap = CH.expect_X(lambda x: _kl(_P1(x), pi1))
-    if not _zero_mod_logs(L_min - printed_entropy_rate(CH) - gap):
-        bad.append("H(pi) - L* != E[KL(P(.|X) || pi)]")
-    if sp.factor(_P1(0) - pi1) != sp.factor(p * (p + q - 1) / (p + q)):
-        bad.append("P(1|0) - pi1 != p (p+q-1)/(p+q)")
+    bad += bad_rest
     # corroboration: the torch witness at chains where the form holds finds no descent on small spheres
     holds = sp.lambdify((p, q), form, "math")
     descents, n_chains, cases = [], 0, 0
