@@ -170,7 +170,9 @@ def theta_star_point(p, q, w) -> tuple[float, float, float]:
     if A_star * t <= 0:
         raise ValueError(f"no point of Theta* with w = {w}: A* (1 + 2w|w|) = {A_star * t} <= 0")
     e = Fraction(math.sqrt(A_star / t))
-    b = float(Landscape(p, q).at((e, w)).b_star)
+    # b* alone at the precision `Landscape.at` works in: the b* it bundles, bit for bit, without its loss and Hessians
+    with Landscape.working_precision((e, w)):
+        b = float(Landscape(p, q).b_star((e, w)))
     return float(e), float(w), b
 
 
