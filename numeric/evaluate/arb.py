@@ -112,10 +112,11 @@ class Iv:
         return self.lo.is_finite() and self.hi.is_finite()
 
     def __add__(self, o: "Iv") -> "Iv":
-        # finite() written out here and in __mul__: these two run once per step of the certifier's programs
-        if not (self.lo.is_finite() and self.hi.is_finite() and o.lo.is_finite() and o.hi.is_finite()):
-            return UNBOUNDED
-        return Iv((self.lo + o.lo).lower(), (self.hi + o.hi).upper())
+        # UNBOUNDED unless all four endpoints are finite, tested on the two bounds of the sums (this runs once per
+        # step of the certifier's programs): a sum of finite balls is finite (arb's exponents are unbounded), and
+        # the lower/upper bound of a sum with an infinite or nan ball is infinite or nan
+        lo, hi = (self.lo + o.lo).lower(), (self.hi + o.hi).upper()
+        return Iv(lo, hi) if lo.is_finite() and hi.is_finite() else UNBOUNDED
 
     def __neg__(self) -> "Iv":
         return Iv(-self.hi, -self.lo)
@@ -127,6 +128,7 @@ class Iv:
         return -self if self.finite() else UNBOUNDED
 
     def __mul__(self, o: "Iv") -> "Iv":
+        # finite() written out: a product of an infinite endpoint with 0 is nan, which min/max could pass over
         if not (self.lo.is_finite() and self.hi.is_finite() and o.lo.is_finite() and o.hi.is_finite()):
             return UNBOUNDED
         # the hull of the four endpoint products, written out (this is the certifier's hottest operation):
@@ -142,10 +144,10 @@ class Iv:
         return Iv(min(a.lower(), b.lower(), c.lower(), d.lower()), max(a.upper(), b.upper(), c.upper(), d.upper()))
 
     def positive(self) -> bool:
-        return self.finite() and self.lo > 0
+        return self.lo > 0 and self.finite()          # the comparison first: it is cheaper and mostly decides
 
     def negative(self) -> bool:
-        return self.finite() and self.hi < 0
+        return self.hi < 0 and self.finite()
 
     def reciprocal(self) -> "Iv":
         if self.positive() or self.negative():
