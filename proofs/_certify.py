@@ -37,6 +37,11 @@ def _fmpq(r) -> flint.fmpq:
     return flint.fmpq(int(r.p), int(r.q))
 
 
+def _side(lo: flint.fmpq, hi: flint.fmpq) -> Iv:
+    """`interval(lo, hi)` for corners that are already fmpq: the same endpoints, no type dispatch."""
+    return Iv(flint.arb(lo).lower(), flint.arb(hi).upper())
+
+
 @dataclass
 class Certificate:
     """Outcome of a covering-box certification: settled boxes, depth reached, first unsettled box."""
@@ -77,13 +82,13 @@ def certify_sign(expr: sp.Expr, box: dict, sign: int, where=(), max_depth: int =
         start = tuple((_fmpq(lo), _fmpq(hi)) for lo, hi in box.values())
         # the initial widths' reciprocals: (hi - lo) * (1 / W) is the exact rational (hi - lo) / W
         inverse_widths = [1 / ((b_hi - b_lo) or flint.fmpq(1)) for b_lo, b_hi in start]
-        stack = [(start, 0)]
+        # each box carries the intervals of its sides: a half shares all but the bisected one with its parent (the
+        # same corners give the same intervals)
+        stack = [(start, [_side(lo, hi) for lo, hi in start], 0)]
         while stack:
-            bx, depth = stack.pop()
+            bx, balls, depth = stack.pop()
             cert.evaluations += 1
             cert.depth = max(cert.depth, depth)
-            # `interval(lo, hi)` for corners that are already fmpq: the same endpoints, no type dispatch
-            balls = [Iv(flint.arb(lo).lower(), flint.arb(hi).upper()) for lo, hi in bx]
             if any(g(*balls).negative() for g in gs):
                 cert.boxes += 1
                 cert.outside += 1
@@ -96,14 +101,17 @@ def certify_sign(expr: sp.Expr, box: dict, sign: int, where=(), max_depth: int =
                 cert.failure = {"box": {str(s): (str(lo), str(hi)) for s, (lo, hi) in zip(syms, bx)},
                                 "interval": str(val), "depth": depth}
                 return cert
-            # bisect the widest side (relative to the initial width, so scales do not matter)
-            widths = [(hi - lo) * inv for (lo, hi), inv in zip(bx, inverse_widths)]
-            k = max(range(len(bx)), key=lambda i: widths[i])
+            # bisect the widest side (relative to the initial width, so scales do not matter; the first of equal ones)
+            k, widest = 0, (bx[0][1] - bx[0][0]) * inverse_widths[0]
+            for i in range(1, len(bx)):
+                width = (bx[i][1] - bx[i][0]) * inverse_widths[i]
+                if width > widest:
+                    k, widest = i, width
             lo, hi = bx[k]
             mid = (lo + hi) / 2
             for half in ((lo, mid), (mid, hi)):
-                nb = list(bx)
-                nb[k] = half
-                stack.append((tuple(nb), depth + 1))
+                nb, nballs = list(bx), list(balls)
+                nb[k], nballs[k] = half, _side(*half)
+                stack.append((tuple(nb), nballs, depth + 1))
         cert.ok = True
         return cert
