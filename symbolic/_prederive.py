@@ -17,7 +17,7 @@ def derive_all() -> int:
     """Derive both canonical models' critical sets, energies, derivatives and structure, and every registered
     derivation that takes no argument (its defaults are the symbolic chain and the models), into the active cache;
     returns how many derivation functions there are."""
-    from . import _cache, basins, basins_r3, energy  # noqa: F401 - importing registers their derivations
+    from . import _cache, basins, basins_r3, bias, energy  # noqa: F401 - importing registers their derivations
     from .model import canonical_model
     from ._symbols import b
     for attention in (False, True):
@@ -30,6 +30,7 @@ def derive_all() -> int:
             m.station_hessian
         else:
             m.hessian_with_bias((b,) + m.params)
+    bias.G_derivative(1), bias.G_derivative(2)
     for fn in _cache.DERIVATIONS:
         params = inspect.signature(fn).parameters.values()
         if all(p.default is not inspect.Parameter.empty for p in params):
