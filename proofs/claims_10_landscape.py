@@ -52,12 +52,6 @@ HESS_NOTE = "w != 0 (w|w| is C^1, not C^2, at w = 0: off e = 0 the Hessian does 
 # its negative control and the other claims that compare with it (a model is an argument: tests swap `_M`).
 
 @functools.cache
-def _rank_one_logit(x, alpha_signs, e_val, w_val, flip: bool) -> sp.Expr:
-    """The logit of the explicit transformer at a rank-one point (`canonical.rank_one_logit`)."""
-    return canonical.rank_one_logit(x, alpha_signs, e_val, w_val, flip_alpha_with_e=flip)
-
-
-@functools.cache
 def _d2L_db2(model) -> sp.Expr:
     """d^2 L/db^2 of Lemma 2's loss."""
     return sp.diff(model.loss_with_bias, b, 2)
@@ -121,7 +115,7 @@ def _logit_check(form, ctx, flip=True):
         for signs in itertools.product((1, -1), repeat=d):
             for label, sub in S.BRANCHES.items():
                 for x in (0, 1):
-                    full = _rank_one_logit(x, signs, sub[e], sub[w], flip)
+                    full = canonical.rank_one_logits(flip)[(x, signs, label)]
                     diff = sp.expand(full - form.subs(X, x).subs(sub))
                     cases += 1
                     if diff != 0:
@@ -178,7 +172,7 @@ def _eq3_sign(form, ctx):
     for signs in ((1,), (1, -1)):
         for label, sub in neg.items():
             for x in (0, 1):
-                full = _rank_one_logit(x, signs, sub[e], sub[w], False)
+                full = canonical.rank_one_logits(False)[(x, signs, label)]
                 if sp.expand(full - form.subs(X, x).subs(sub)) != 0:
                     bad.append(f"{label}, x={x}")
     ok2, ev2 = _logit_any_d(form, flip=False, branches=neg)

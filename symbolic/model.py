@@ -299,13 +299,8 @@ class CanonicalModel:
 
     def station_directions(self) -> dict:
         r"""Eigen-directions of ∇²A on Θ_station as functions of e > 0: `up` (positive eigenvalue), `down`,
-        `along` (the kernel, tangent to the curve); vectors in the order of `params`."""
-        es = sp.Symbol("e", positive=True)
-        out = {}
-        for val, _, vecs in self.station_hessian["hess_A"].eigenvects():
-            sgn = sp.sign(sp.simplify(val.subs(es, 1)))
-            out[{1: "up", -1: "down", 0: "along"}[int(sgn)]] = (sp.simplify(val), vecs[0].applyfunc(sp.simplify))
-        return out
+        `along` (the kernel, tangent to the curve); vectors in the order of `params` (`_station_directions`)."""
+        return {k: (val, vec.copy()) for k, (val, vec) in _station_directions(self).items()}
 
     @cached_property
     def _classes(self) -> dict:
@@ -439,6 +434,18 @@ def _station_hessian(model: CanonicalModel) -> Result:
                    "exactly on the parametrised station curve.",
     )
 
+
+
+@derivation
+def _station_directions(model: CanonicalModel) -> dict:
+    r"""Eigen-directions of ∇²A on Θ_station as functions of e > 0: `up` (positive eigenvalue), `down`,
+    `along` (the kernel, tangent to the curve); vectors in the order of `params`."""
+    es = sp.Symbol("e", positive=True)
+    out = {}
+    for val, _, vecs in model.station_hessian["hess_A"].eigenvects():
+        sgn = sp.sign(sp.simplify(val.subs(es, 1)))
+        out[{1: "up", -1: "down", 0: "along"}[int(sgn)]] = (sp.simplify(val), vecs[0].applyfunc(sp.simplify))
+    return out
 
 
 @derivation

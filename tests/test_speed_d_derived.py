@@ -66,3 +66,22 @@ def test_remark1_values_at_rational_points_are_those_of_subs():
         assert _same(gap.xreplace(pt), substitute(gap, pt))
         for form in (sp.Ne(S.p + S.q, 1), sp.true, S.p > S.q):
             assert bool(sp.sympify(form).xreplace(pt)) == bool(substitute(form, pt))
+
+
+def test_the_rank_one_logits_are_those_of_the_explicit_transformer():
+    from local2global.symbolic import canonical
+    for flip in (True, False):
+        logits = canonical.rank_one_logits(flip)
+        assert len(logits) == 2 * (2 + 4) * len(S.BRANCHES)
+        for (x, signs, label), z in logits.items():
+            sub = S.BRANCHES[label]
+            assert _same(z, canonical.rank_one_logit(x, signs, sub[S.e], sub[S.w], flip_alpha_with_e=flip))
+
+
+def test_the_station_directions_are_the_eigenvectors_of_the_station_hessian():
+    ma = canonical_model(True)
+    es = sp.Symbol("e", positive=True)
+    got = ma.station_directions()
+    for val, _, vecs in ma.station_hessian["hess_A"].eigenvects():
+        key = {1: "up", -1: "down", 0: "along"}[int(sp.sign(sp.simplify(val.subs(es, 1))))]
+        assert _same(got[key], (sp.simplify(val), vecs[0].applyfunc(sp.simplify)))
