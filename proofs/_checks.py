@@ -854,19 +854,22 @@ def same_sign(derived: sp.Expr, printed: sp.Expr, ctx: Context, key: str, free, 
 
     The conditions are compiled to Python and evaluated on `fractions.Fraction` inputs, so every
     comparison is exact (no rounding); measure-zero boundaries need their own exact test."""
-    from fractions import Fraction
-
-    free = list(free)
-    fd = sp.lambdify(free, sp.sympify(derived), modules=[{"Abs": abs}, "math"])
-    fp = sp.lambdify(free, sp.sympify(printed), modules=[{"Abs": abs}, "math"])
-    bad = 0
-    for pt in sample_points(key, free, n):
-        args = [Fraction(int(v.p), int(v.q)) for v in pt.values()]
-        if bool(fd(*args)) != bool(fp(*args)):
-            bad += 1
+    free = tuple(free)
+    bad = sum(x != y for x, y in zip(_truth_at_points(sp.sympify(derived), key, free, n),
+                                     _truth_at_points(sp.sympify(printed), key, free, n)))
     return Outcome(bad == 0, f"sampled: {n} random rational points (exact rational arithmetic)",
                    f"{bad} disagreements over {sample_region(free)}", strength="sampled",
                    checked_domain=f"{n} random rational points in {sample_region(free)}")
+
+
+# A function of the condition and of the points (key, symbols, n) alone: a derived condition is evaluated once per
+# process for a claim's printed form and its negative control (and the theorems that share its families' points).
+@functools.lru_cache(maxsize=None)
+def _truth_at_points(cond, key: str, free: tuple, n: int) -> tuple[bool, ...]:
+    """bool(cond) at the n points `sample_points(key, free, n)`, compiled to Python and evaluated on
+    `fractions.Fraction` inputs (every comparison exact)."""
+    f = sp.lambdify(free, cond, modules=[{"Abs": abs}, "math"])
+    return tuple(bool(f(*[Fraction(int(v.p), int(v.q)) for v in pt.values()])) for pt in sample_points(key, list(free), n))
 
 
 def same_condition(derived, printed, ctx: Context, key: str, n: int = 300) -> Outcome:
@@ -985,7 +988,7 @@ def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
         if lab == "w=0":
             zeros += [sp.Integer(0)] if Qb == 0 else []
             continue
-        zeros += sp.solve(Qb, sub[S.w])
+        zeros += _pure("solve", lambda x: tuple(sp.solve(*x)), (Qb, sub[S.w]))
     sad = [rhs for lhs, rhs in form["Theta_sad"] if lhs == S.w]
     ok = len(zeros) == 1 and len(sad) == 1 and sp.expand(sp.radsimp(zeros[0] - sad[0])) == 0
     return ok, (f"Theta_min/Theta_max: f = {sp.sstr(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w in {zeros} "

@@ -52,18 +52,6 @@ HESS_NOTE = "w != 0 (w|w| is C^1, not C^2, at w = 0: off e = 0 the Hessian does 
 # its negative control and the other claims that compare with it (a model is an argument: tests swap `_M`).
 
 @functools.cache
-def _rank_one_logit(x, alpha_signs, e_val, w_val, flip: bool) -> sp.Expr:
-    """The logit of the explicit transformer at a rank-one point (`canonical.rank_one_logit`)."""
-    return canonical.rank_one_logit(x, alpha_signs, e_val, w_val, flip_alpha_with_e=flip)
-
-
-@functools.cache
-def _G_derivative(*order) -> sp.Expr:
-    """sp.diff(G, *order) of G(A) = F(A, c*(A)) itself (not the envelope formula)."""
-    return sp.diff(bias.G(CH), *order)
-
-
-@functools.cache
 def _d2L_db2(model) -> sp.Expr:
     """d^2 L/db^2 of Lemma 2's loss."""
     return sp.diff(model.loss_with_bias, b, 2)
@@ -127,7 +115,7 @@ def _logit_check(form, ctx, flip=True):
         for signs in itertools.product((1, -1), repeat=d):
             for label, sub in S.BRANCHES.items():
                 for x in (0, 1):
-                    full = _rank_one_logit(x, signs, sub[e], sub[w], flip)
+                    full = canonical.rank_one_logits(flip)[(x, signs, label)]
                     diff = sp.expand(full - form.subs(X, x).subs(sub))
                     cases += 1
                     if diff != 0:
@@ -184,7 +172,7 @@ def _eq3_sign(form, ctx):
     for signs in ((1,), (1, -1)):
         for label, sub in neg.items():
             for x in (0, 1):
-                full = _rank_one_logit(x, signs, sub[e], sub[w], False)
+                full = canonical.rank_one_logits(False)[(x, signs, label)]
                 if sp.expand(full - form.subs(X, x).subs(sub)) != 0:
                     bad.append(f"{label}, x={x}")
     ok2, ev2 = _logit_any_d(form, flip=False, branches=neg)
@@ -347,7 +335,7 @@ def _g_convex(form, ctx):
     for all s0, s1 in (0, 1) (sigma = 1/(1+t), t > 0: a factored expression in positive symbols), and
     s0 = sigma(c*), s1 = sigma(A + c*) lie in (0, 1) for every A."""
     t0, t1 = sp.symbols("t0 t1", positive=True)
-    o1 = identity(_G_derivative(A, 2), _at_c_star(form), ctx, "G''")
+    o1 = identity(bias.G_derivative(2, CH), _at_c_star(form), ctx, "G''")
     o2 = identity(landscape.structure(CH)["G_second"], form, ctx, "G'' Schur")
     as_t = sp.factor(sp.cancel(sp.sympify(form).subs({landscape.s0: 1 / (1 + t0), landscape.s1: 1 / (1 + t1)})))
     pos = bool(as_t.is_positive)
@@ -365,7 +353,7 @@ def _g_convex(form, ctx):
        uses=("structure.G_convex", "lemma5.special_cases"), section="landscape", domain=D_PQ)
 def _g_prime(form, ctx):
     """G' = dG/dA of G(A) = F(A, c*(A)) itself (not the envelope formula), at A = 0 and at the form's A*."""
-    Gp = _G_derivative(A)
+    Gp = bias.G_derivative(1, CH)
     o1 = identity(Gp.subs(A, 0), form[0], ctx, "G'(0)")
     o2 = identity(Gp.subs(A, form[1]), sp.Integer(0), ctx, "G'(A*)")
     return _on(combine(o1, o2, evidence=f"G'(0): {o1.evidence}; G'(A*): {o2.evidence}"), D_PQ)
@@ -601,7 +589,7 @@ def _completeness(space, ctx) -> Outcome:
     = 1, so ∂L/∂b = F_c: zero iff z0 = c*(A) (Lemma 5: the unique positive root); there F_A = G' (envelope,
     checked: dG/dA = F_A(A, c*(A))), so the θ-part is G'(A)∇A: A = A* or e = 0 as in R^2, with
     c*(A*) = log(p/(1-p)) and c*(0) = log(p/q) (lemma5.special_cases)."""
-    Gp = _G_derivative(A)
+    Gp = bias.G_derivative(1, CH)
     steps = []
     if space == "R2":
         o = matrix_identity(_M.gradient_direct(), Gp.subs(A, _M.A) * _M.grad_A, ctx, "thm1.chain", W_BRANCHES_0)
@@ -967,7 +955,9 @@ def _gap_samples(ctx) -> tuple[int, int, tuple]:
     values = []
     with mp.workdps(ctx.dps):
         for pt in pts + on_line:
-            at = substitute(gap, pt)
+            # both values at once (subs sets p, then q: the intermediate expression in q alone costs 5x more); a
+            # test holds the two exact values structurally equal (srepr) at these points
+            at = gap.xreplace(pt)
             values.append((pt, mp.mpf(sp.N(at, ctx.dps)) if at != 0 else mp.mpf(0)))
     return len(pts), len(on_line), tuple(values)
 
@@ -977,7 +967,9 @@ def _remark1_samples(form, ctx):
     bad = []
     with mp.workdps(ctx.dps):
         for pt, val in values:
-            claimed_positive = bool(substitute(form, pt))
+            # the relation at a rational point is True or False whatever the order of substitution; subs would
+            # first build the relation at (p0, q), whose assumptions queries cost 10 ms per point
+            claimed_positive = bool(sp.sympify(form).xreplace(pt))
             if claimed_positive != (val > mp.mpf(10) ** (-(ctx.dps - 10))):
                 bad.append(f"(p, q) = ({pt[p]}, {pt[q]}): gap {mp.nstr(val, 3)}")
     return not bad, (f"I evaluated at {n_pts} random rational chains in (0,1)^2 and {n_line} exactly on "

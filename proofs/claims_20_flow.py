@@ -183,6 +183,18 @@ def _interval_param(a, b, s):
     return a + (b - a) * s / (1 + s)
 
 
+@lru_cache(maxsize=None)
+def _end_limits(lab, a, b):
+    """(f(a+), f(b-)) of f = E(0, .) on (a, b) within the half-line `lab`: the limits of f(w(s)) at s -> 0+ and
+    s -> oo. A function of the interval alone (SymPy's limit, 0.1-0.3 s each): a printed form and its negative
+    control on the same interval share one computation, and each compares the limits with its own values."""
+    s = sp.Symbol("s", positive=True)
+    f = senergy.f_w_axis(lab)
+    wb = senergy.HALF_PLANES[lab]
+    return (sp.limit(f.subs(wb, _interval_param(a, b, s)), s, 0, "+"),
+            sp.limit(f.subs(wb, _interval_param(a, b, s)), s, sp.oo))
+
+
 def _lemma12_check(form, ctx):
     """form = (a, b, sign, f(a+), f(b-)): f = E(0, .) is strictly monotone with f' of that sign on (a, b),
     decided by SymPy on the reparameterisation w = w(s), s > 0 (the whole interval), with those limits."""
@@ -195,8 +207,7 @@ def _lemma12_check(form, ctx):
     wb = senergy.HALF_PLANES[lab]
     df = sp.factor(sp.cancel(sp.diff(f, wb).subs(wb, _interval_param(a, b, s))))
     decided = df.is_positive if sgn > 0 else df.is_negative
-    lim_a = sp.limit(f.subs(wb, _interval_param(a, b, s)), s, 0, "+")
-    lim_b = sp.limit(f.subs(wb, _interval_param(a, b, s)), s, sp.oo)
+    lim_a, lim_b = _end_limits(lab, a, b)
     ends = sp.simplify(lim_a - fa) == 0 if lim_a.is_finite else lim_a == fa
     ends = ends and (sp.simplify(lim_b - fb) == 0 if lim_b.is_finite else lim_b == fb)
     ok = bool(decided) and bool(ends)

@@ -351,8 +351,7 @@ def _completeness(space, ctx) -> Outcome:
     differentiable there only where F_c = 0, and then its gradient is F_A∇A (z0 is Lipschitz): the same
     conditions; at w = 0 the kink vanishes. Where ∇A = 0 (e = 0, or the station) A = 0 and z0 = b exactly,
     so z0 = c*(A) reads b = c*(0) = log(p/q) (lemma5.special_cases)."""
-    G = bias.G(CH)
-    Gp = sp.diff(G, S.A)
+    Gp = bias.G_derivative(1, CH)
     st = landscape.structure(CH)
     steps = []
     if space == "R3":

@@ -138,7 +138,13 @@ def _fact_residuals(F: dict) -> dict:
 
 
 def _nonzero(r) -> bool:
-    r = sp.sympify(r)
+    return _nonzero_expr(sp.sympify(r))
+
+
+# a function of the residual alone: the printed facts and the negative control (which alters one of them) share
+# the zero tests of every residual they have in common
+@lru_cache(maxsize=None)
+def _nonzero_expr(r) -> bool:
     if r.has(sp.airyai, sp.airyaiprime, sp.airybi, sp.airybiprime):
         return not (sr3.is_zero(r) or sr3.is_zero(r, wronskian=True))
     return not (sr3.is_zero(r) or sp.simplify(sp.expand_log(r, force=True)) == 0)

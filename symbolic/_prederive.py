@@ -14,14 +14,23 @@ from pathlib import Path
 
 
 def derive_all() -> int:
-    """Derive both canonical models' critical sets, energies and structure, and every registered derivation that
-    takes no argument (its defaults are the symbolic chain and the models), into the active cache; returns how
-    many derivation functions there are."""
-    from . import _cache, basins, basins_r3, energy  # noqa: F401 - importing registers their derivations
+    """Derive both canonical models' critical sets, energies, derivatives and structure, and every registered
+    derivation that takes no argument (its defaults are the symbolic chain and the models), into the active cache;
+    returns how many derivation functions there are."""
+    from . import _cache, basins, basins_r3, bias, canonical, energy  # noqa: F401 - importing registers their derivations
     from .model import canonical_model
+    from ._symbols import b
     for attention in (False, True):
         m = canonical_model(attention)
         m.critical_sets(False), m.critical_sets(True), m.energy
+        # the model's derivatives that the checks compare with (the Hessian with bias also in Lemma 4's order)
+        m.optimal_bias, m.hessian, m.gradient_direct(), m.hessian_direct(), m.gradient_with_bias, m.grad_A_zeros
+        m.hessian_with_bias()
+        if attention:
+            m.station_hessian, m.station_directions()
+        else:
+            m.hessian_with_bias((b,) + m.params)
+    bias.G_derivative(1), bias.G_derivative(2), canonical.rank_one_logits(False)
     for fn in _cache.DERIVATIONS:
         params = inspect.signature(fn).parameters.values()
         if all(p.default is not inspect.Parameter.empty for p in params):

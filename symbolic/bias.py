@@ -99,3 +99,10 @@ def _stable_root(u_star: sp.Expr, chain: MarkovChain) -> sp.Expr:
 def G(chain: MarkovChain = MarkovChain()) -> sp.Expr:
     r"""$G(A) = \min_c F(A, c) = F(A, c^\star(A))$: the reduced loss as a function of A alone."""
     return F(chain).subs(c, derive_optimal_bias(chain)["c_star"])
+
+
+@derivation
+def G_derivative(n: int, chain: MarkovChain = MarkovChain()) -> sp.Expr:
+    r"""$d^nG/dA^n$ of $G(A) = F(A, c^\star(A))$ itself, differentiated n times through $c^\star$ (not the
+    envelope formula of `landscape.structure`, which the checks compare it with)."""
+    return sp.diff(G(chain), A, n)

@@ -71,6 +71,15 @@ def rank_one_logit(x: int, alpha_signs, e_val, w_val, b_val=b, flip_alpha_with_e
     return _feed_forward_logit(y_vec, token, W1, W2, b_val)
 
 
+@derivation
+def rank_one_logits(flip_alpha_with_e: bool = True, dims: tuple[int, ...] = (1, 2)) -> dict:
+    """`rank_one_logit` on every sign branch of (e, w) (`BRANCHES`), for both bits, every d in `dims` and every
+    alpha in {±1}^d: {(x, alpha_signs, branch label): logit} (what Eq. 3's check compares the printed logit with)."""
+    return {(x, signs, label): rank_one_logit(x, signs, sub[e], sub[w], flip_alpha_with_e=flip_alpha_with_e)
+            for d in dims for signs in itertools.product((1, -1), repeat=d)
+            for label, sub in BRANCHES.items() for x in (0, 1)}
+
+
 def _unify(expr_pos_w: sp.Expr) -> sp.Expr:
     """Odd extension of a w>0 branch expression: w^2 -> w|w| (checked against the w<0 branch)."""
     return sp.expand(expr_pos_w).subs(w_pos**2, w * sp.Abs(w)).subs({w_pos: w, e_pos: e})

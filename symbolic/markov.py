@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import sympy as sp
 
@@ -47,7 +47,12 @@ class MarkovChain:
 
     @cached_property
     def stationary(self) -> tuple[sp.Expr, sp.Expr]:
-        r"""$(\pi_0, \pi_1)$, solved from $\pi P = \pi$, $\pi_0 + \pi_1 = 1$ (not typed in)."""
+        r"""$(\pi_0, \pi_1)$, solved from $\pi P = \pi$, $\pi_0 + \pi_1 = 1$ (not typed in).
+
+        A chain of rational (p, q) takes the symbolic chain's solution at its (p, q): the same rationals as
+        solving its own equations (a rational has one form), without a `solve` per chain."""
+        if self.p.is_Rational and self.q.is_Rational:
+            return tuple(x.xreplace({p_sym: self.p, q_sym: self.q}) for x in _symbolic_stationary())
         pi0, pi1 = sp.symbols("pi0 pi1")
         sol = sp.solve(
             [sp.Eq(pi0 * self.kernel[0, 0] + pi1 * self.kernel[1, 0], pi0), sp.Eq(pi0 + pi1, 1)],
@@ -101,3 +106,9 @@ class MarkovChain:
 def printed_entropy_rate(chain: MarkovChain) -> sp.Expr:
     """The paper's printed entropy rate (q h(p) + p h(q)) / (p + q) (Sec. 2), for comparison."""
     return (chain.q * binary_entropy(chain.p) + chain.p * binary_entropy(chain.q)) / (chain.p + chain.q)
+
+
+@lru_cache(maxsize=None)
+def _symbolic_stationary() -> tuple[sp.Expr, sp.Expr]:
+    """The stationary law of the symbolic chain, solved once per process (`MarkovChain.stationary`)."""
+    return MarkovChain().stationary

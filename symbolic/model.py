@@ -158,25 +158,8 @@ class CanonicalModel:
 
     @cached_property
     def optimal_bias(self) -> Result:
-        r"""Lemmas 5 and 13: $b^\star(\theta) = c^\star(A(\theta)) - (z_0 - b)$.
-
-        L(θ, b) = F(A, z_0) with dz_0/db = 1, so dL/db = F_c(A, z_0) and Lemma 5's quadratic in
-        u = exp(z_0), K = exp(A) gives the unique positive root c* = log u*; the offset is then subtracted.
-        """
-        opt = _bias.derive_optimal_bias(self.chain)
-        c_star = opt["c_star"]
-        b_star = c_star.subs(A_sym, self.A) - self.offset
-        return Result(
-            ref="Lemma 13" if self.attention else "Lemma 5",
-            title="Optimal bias" + (" with attention" if self.attention else ""),
-            assumptions=("any θ", "(p, q) in (0,1)^2"),
-            expressions={"c_star": c_star, "offset": self.offset, "b_star": b_star,
-                         "b_star_at_e0": simplify_log(b_star.subs(e, 0)),
-                         "c_star_at_A_star": simplify_log(c_star.subs(A_sym, _land.A_star(self.chain))),
-                         "quadratic": opt["quadratic"]},
-            derivation="dL/db = F_c(A, z0) because z0 is b plus a function of θ: Lemma 5's quadratic in "
-                       "u = exp(z0), K = exp(A); b* = log u* - (z0 - b).",
-        )
+        r"""Lemmas 5 and 13: $b^\star(\theta) = c^\star(A(\theta)) - (z_0 - b)$ (`_optimal_bias`)."""
+        return _optimal_bias(self)
 
     @property
     def b_star(self) -> sp.Expr:
@@ -205,28 +188,31 @@ class CanonicalModel:
 
     @cached_property
     def hessian(self) -> sp.Matrix:
-        r"""$\nabla^2 L(\theta) = G''(A)\nabla A\nabla A^T + G'(A)\nabla^2 A$ (off w = 0)."""
-        G2 = _land.G_second_in_A_c(self.chain).subs(c_sym, self.optimal_bias["c_star"])
-        gA = self.grad_A
-        return (G2 * gA * gA.T + self.G_prime * self.hess_A).subs(A_sym, self.A)
+        r"""$\nabla^2 L(\theta) = G''(A)\nabla A\nabla A^T + G'(A)\nabla^2 A$ (off w = 0; `_hessian`)."""
+        return _hessian(self)
 
     def gradient_direct(self) -> sp.Matrix:
-        """∇ of L(θ, b*(θ)) by the total derivative (b* depends on θ)."""
-        return sp.Matrix([sp.diff(self.reduced_loss_direct, v) for v in self.params])
+        """∇ of L(θ, b*(θ)) by the total derivative (b* depends on θ; `_gradient_direct`)."""
+        return _gradient_direct(self).copy()
 
     def hessian_direct(self) -> sp.Matrix:
-        """Hessian of the reduced loss by differentiating L(θ, b*(θ)) twice."""
-        return _hess(self.reduced_loss_direct, self.params)
+        """Hessian of the reduced loss by differentiating L(θ, b*(θ)) twice (`_hessian_direct`)."""
+        return _hessian_direct(self).copy()
 
     # -- derivatives of the loss with bias ----------------------------------------------------------
     @cached_property
     def gradient_with_bias(self) -> sp.Matrix:
-        """∇L(θ, b) by direct differentiation (order params, b); with attention defined off 1 + ae^2 = 0."""
-        return sp.Matrix([sp.diff(self.loss_with_bias, v) for v in self.params_with_bias])
+        """∇L(θ, b) by direct differentiation (order params, b); with attention defined off 1 + ae^2 = 0
+        (`_gradient_with_bias`)."""
+        return _gradient_with_bias(self)
 
     def hessian_with_bias(self, order=None) -> sp.Matrix:
-        """Hessian of L(θ, b) in the given variable order (Lemma 4 uses (b, e, w))."""
-        return _hess(self.loss_with_bias, order or self.params_with_bias)
+        """Hessian of L(θ, b) in the given variable order (Lemma 4 uses (b, e, w); `_hessian_with_bias`)."""
+        order = tuple(order or self.params_with_bias)
+        if set(order) != set(self.params_with_bias):
+            # the derivation is keyed by the variables' names: other symbols (a branch's w > 0) are derived here
+            return _hess(self.loss_with_bias, order)
+        return _hessian_with_bias(self, order).copy()
 
     def residual(self, x, bias=b) -> sp.Expr:
         """σ(z_x) - P(Y=1 | X=x): the per-state residual whose expectation drives every gradient."""
@@ -293,20 +279,8 @@ class CanonicalModel:
     # -- critical points and their classes ----------------------------------------------------------
     @cached_property
     def grad_A_zeros(self) -> tuple[dict, ...]:
-        """All solutions of ∇A = 0, solved on w > 0, w < 0 and w = 0 (one dict per family)."""
-        out = []
-        for sub in ({w: w_pos}, {w: w_neg}):
-            eqs = [g.subs(sub) for g in self.grad_A]
-            unknowns = [sub.get(v, v) for v in self.params]
-            for sol in sp.solve(eqs, unknowns, dict=True):
-                out.append({"w_branch": str(sp.sign(sub[w])),
-                            **{str(k): v.subs({w_pos: w, w_neg: w}) for k, v in sol.items()}})
-        # w = 0: ∂A/∂w = 4|w|(...) vanishes there; the other components decide
-        at0 = [g.subs(w, 0) for g in self.grad_A]
-        others = [v for v in self.params if v != w]
-        for sol in sp.solve([x for x in at0 if x != 0], others, dict=True):
-            out.append({"w_branch": "0", "w": sp.Integer(0), **{str(k): v for k, v in sol.items()}})
-        return tuple(out)
+        """All solutions of ∇A = 0, solved on w > 0, w < 0 and w = 0 (one dict per family; `_grad_A_zeros`)."""
+        return _grad_A_zeros(self)
 
     def _e_axis_factor(self) -> sp.Expr:
         """Q with A = e^2 Q(θ) and Q(θ)|_{e=0}: the sign of A next to the line e = 0 (all of which is critical)."""
@@ -317,44 +291,16 @@ class CanonicalModel:
 
     @cached_property
     def station_hessian(self) -> Result:
-        r"""Remark 5 settled: the Hessian of the *reduced* loss on Θ_station and its eigenvalues.
-
-        Near Θ_station (w = -1/√2 ≠ 0) A is a polynomial in θ on the branch w < 0 and G is analytic, so
-        L(θ) = G(A) is analytic there; ∇A = 0 at the point makes ∇²L = G'(0)∇²A, whose eigenvalues are
-        computed exactly on the station curve parametrised by e > 0 (|e| covers both signs).
-        """
+        r"""Remark 5 settled: the Hessian of the *reduced* loss on Θ_station and its eigenvalues
+        (`_station_hessian`)."""
         if not self.attention:
             raise AttributeError("Θ_station exists only with attention")
-        es = sp.Symbol("e", positive=True)
-        station = [f for f in self.grad_A_zeros if f.get("e") != 0][0]
-        point = {w: station["w"], a: station["a"].subs(e, es), e: es}
-        HA = _hess(self.A.subs(w, w_neg), (e, w_neg, a)).subs({w_neg: w}).subs(point).applyfunc(sp.simplify)
-        gA0 = self.grad_A.subs(w, w_neg).subs(w_neg, w).subs(point).applyfunc(sp.simplify)
-        if gA0 != sp.zeros(3, 1):
-            raise AssertionError("∇A does not vanish on Θ_station")
-        Gp0 = _land.G_prime_at_0(self.chain)
-        lam_A = [sp.simplify(x) for x in HA.eigenvals(multiple=True)]
-        lam = [sp.factor(Gp0 * x) for x in lam_A]
-        return Result(
-            ref="Remark 5 / Thm 10 (Θ_station)",
-            title="Θ_station: strict saddles of the reduced loss",
-            assumptions=("e != 0 (|e| written e > 0)", f"a = {station['a']}, w = {station['w']}", "p + q != 1 for strictness"),
-            expressions={"grad_A": gA0, "hess_A": HA, "hessian": (Gp0 * HA).applyfunc(sp.factor),
-                         "eigenvalues_A": lam_A, "eigenvalues": lam, "G_prime_at_0": Gp0,
-                         "trace_hess_A": sp.simplify(HA.trace())},
-            derivation="∇²L = G''(0)∇A∇A^T + G'(0)∇²A at a point where ∇A = 0; eigenvalues of ∇²A computed "
-                       "exactly on the parametrised station curve.",
-        )
+        return _station_hessian(self)
 
     def station_directions(self) -> dict:
         r"""Eigen-directions of ∇²A on Θ_station as functions of e > 0: `up` (positive eigenvalue), `down`,
-        `along` (the kernel, tangent to the curve); vectors in the order of `params`."""
-        es = sp.Symbol("e", positive=True)
-        out = {}
-        for val, _, vecs in self.station_hessian["hess_A"].eigenvects():
-            sgn = sp.sign(sp.simplify(val.subs(es, 1)))
-            out[{1: "up", -1: "down", 0: "along"}[int(sgn)]] = (sp.simplify(val), vecs[0].applyfunc(sp.simplify))
-        return out
+        `along` (the kernel, tangent to the curve); vectors in the order of `params` (`_station_directions`)."""
+        return {k: (val, vec.copy()) for k, (val, vec) in _station_directions(self).items()}
 
     @cached_property
     def _classes(self) -> dict:
@@ -381,6 +327,125 @@ class CanonicalModel:
         """Every critical point of the reduced loss (bias=False: Thm 1, Thm 10) or of the loss with bias
         (bias=True: Thm 6, Thm 9), with classes derived from the structure (never typed)."""
         return _critical_sets(self, bool(bias))
+
+
+# -- the model's derivations, kept on disk by `_cache.derivation` (keyed by the model's repr) ------------------
+# Matrices returned by a method are copied there: a caller may change its own copy, never the derivation.
+
+@derivation
+def _optimal_bias(model: CanonicalModel) -> Result:
+    r"""Lemmas 5 and 13: $b^\star(\theta) = c^\star(A(\theta)) - (z_0 - b)$.
+
+    L(θ, b) = F(A, z_0) with dz_0/db = 1, so dL/db = F_c(A, z_0) and Lemma 5's quadratic in
+    u = exp(z_0), K = exp(A) gives the unique positive root c* = log u*; the offset is then subtracted.
+    """
+    opt = _bias.derive_optimal_bias(model.chain)
+    c_star = opt["c_star"]
+    b_star = c_star.subs(A_sym, model.A) - model.offset
+    return Result(
+        ref="Lemma 13" if model.attention else "Lemma 5",
+        title="Optimal bias" + (" with attention" if model.attention else ""),
+        assumptions=("any θ", "(p, q) in (0,1)^2"),
+        expressions={"c_star": c_star, "offset": model.offset, "b_star": b_star,
+                     "b_star_at_e0": simplify_log(b_star.subs(e, 0)),
+                     "c_star_at_A_star": simplify_log(c_star.subs(A_sym, _land.A_star(model.chain))),
+                     "quadratic": opt["quadratic"]},
+        derivation="dL/db = F_c(A, z0) because z0 is b plus a function of θ: Lemma 5's quadratic in "
+                   "u = exp(z0), K = exp(A); b* = log u* - (z0 - b).",
+    )
+
+
+@derivation
+def _hessian(model: CanonicalModel) -> sp.Matrix:
+    r"""$\nabla^2 L(\theta) = G''(A)\nabla A\nabla A^T + G'(A)\nabla^2 A$ (off w = 0)."""
+    G2 = _land.G_second_in_A_c(model.chain).subs(c_sym, model.optimal_bias["c_star"])
+    gA = model.grad_A
+    return (G2 * gA * gA.T + model.G_prime * model.hess_A).subs(A_sym, model.A)
+
+
+@derivation
+def _gradient_direct(model: CanonicalModel) -> sp.Matrix:
+    """∇ of L(θ, b*(θ)) by the total derivative (b* depends on θ)."""
+    return sp.Matrix([sp.diff(model.reduced_loss_direct, v) for v in model.params])
+
+
+@derivation
+def _hessian_direct(model: CanonicalModel) -> sp.Matrix:
+    """Hessian of the reduced loss by differentiating L(θ, b*(θ)) twice."""
+    return _hess(model.reduced_loss_direct, model.params)
+
+
+@derivation
+def _gradient_with_bias(model: CanonicalModel) -> sp.Matrix:
+    """∇L(θ, b) by direct differentiation (order params, b)."""
+    return sp.Matrix([sp.diff(model.loss_with_bias, v) for v in model.params_with_bias])
+
+
+@derivation
+def _hessian_with_bias(model: CanonicalModel, order: tuple) -> sp.Matrix:
+    """Hessian of L(θ, b) in the variable order `order` (a permutation of the model's (θ, b))."""
+    return _hess(model.loss_with_bias, order)
+
+
+@derivation
+def _grad_A_zeros(model: CanonicalModel) -> tuple[dict, ...]:
+    """All solutions of ∇A = 0, solved on w > 0, w < 0 and w = 0 (one dict per family)."""
+    out = []
+    for sub in ({w: w_pos}, {w: w_neg}):
+        eqs = [g.subs(sub) for g in model.grad_A]
+        unknowns = [sub.get(v, v) for v in model.params]
+        for sol in sp.solve(eqs, unknowns, dict=True):
+            out.append({"w_branch": str(sp.sign(sub[w])),
+                        **{str(k): v.subs({w_pos: w, w_neg: w}) for k, v in sol.items()}})
+    # w = 0: ∂A/∂w = 4|w|(...) vanishes there; the other components decide
+    at0 = [g.subs(w, 0) for g in model.grad_A]
+    others = [v for v in model.params if v != w]
+    for sol in sp.solve([x for x in at0 if x != 0], others, dict=True):
+        out.append({"w_branch": "0", "w": sp.Integer(0), **{str(k): v for k, v in sol.items()}})
+    return tuple(out)
+
+
+@derivation
+def _station_hessian(model: CanonicalModel) -> Result:
+    r"""Remark 5 settled: the Hessian of the *reduced* loss on Θ_station and its eigenvalues.
+
+    Near Θ_station (w = -1/√2 ≠ 0) A is a polynomial in θ on the branch w < 0 and G is analytic, so
+    L(θ) = G(A) is analytic there; ∇A = 0 at the point makes ∇²L = G'(0)∇²A, whose eigenvalues are
+    computed exactly on the station curve parametrised by e > 0 (|e| covers both signs).
+    """
+    es = sp.Symbol("e", positive=True)
+    station = [f for f in model.grad_A_zeros if f.get("e") != 0][0]
+    point = {w: station["w"], a: station["a"].subs(e, es), e: es}
+    HA = _hess(model.A.subs(w, w_neg), (e, w_neg, a)).subs({w_neg: w}).subs(point).applyfunc(sp.simplify)
+    gA0 = model.grad_A.subs(w, w_neg).subs(w_neg, w).subs(point).applyfunc(sp.simplify)
+    if gA0 != sp.zeros(3, 1):
+        raise AssertionError("∇A does not vanish on Θ_station")
+    Gp0 = _land.G_prime_at_0(model.chain)
+    lam_A = [sp.simplify(x) for x in HA.eigenvals(multiple=True)]
+    lam = [sp.factor(Gp0 * x) for x in lam_A]
+    return Result(
+        ref="Remark 5 / Thm 10 (Θ_station)",
+        title="Θ_station: strict saddles of the reduced loss",
+        assumptions=("e != 0 (|e| written e > 0)", f"a = {station['a']}, w = {station['w']}", "p + q != 1 for strictness"),
+        expressions={"grad_A": gA0, "hess_A": HA, "hessian": (Gp0 * HA).applyfunc(sp.factor),
+                     "eigenvalues_A": lam_A, "eigenvalues": lam, "G_prime_at_0": Gp0,
+                     "trace_hess_A": sp.simplify(HA.trace())},
+        derivation="∇²L = G''(0)∇A∇A^T + G'(0)∇²A at a point where ∇A = 0; eigenvalues of ∇²A computed "
+                   "exactly on the parametrised station curve.",
+    )
+
+
+
+@derivation
+def _station_directions(model: CanonicalModel) -> dict:
+    r"""Eigen-directions of ∇²A on Θ_station as functions of e > 0: `up` (positive eigenvalue), `down`,
+    `along` (the kernel, tangent to the curve); vectors in the order of `params`."""
+    es = sp.Symbol("e", positive=True)
+    out = {}
+    for val, _, vecs in model.station_hessian["hess_A"].eigenvects():
+        sgn = sp.sign(sp.simplify(val.subs(es, 1)))
+        out[{1: "up", -1: "down", 0: "along"}[int(sgn)]] = (sp.simplify(val), vecs[0].applyfunc(sp.simplify))
+    return out
 
 
 @derivation

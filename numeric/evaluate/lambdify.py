@@ -57,12 +57,13 @@ def _namespace() -> dict:
 
 def _cached_source(expr, args, cse):
     from local2global.symbolic import verified_file
-    # a Dummy's pickle carries its per-process index: such keys would never hit again, only pile up
-    if any(isinstance(x, sp.Basic) and x.atoms(sp.Dummy) for x in (expr, *args)):
-        return None, None
     try:
         blob = pickle.dumps((expr, args, bool(cse)), protocol=4)
     except Exception:                                  # noqa: BLE001 - an unpicklable expression is not cached
+        return None, None
+    # a Dummy's pickle carries its per-process index: such keys would never hit again, only pile up. A pickled
+    # Dummy names its class (SymPy has no subclass of it), so the bytes tell, without a walk of the tree (atoms)
+    if b"Dummy" in blob:
         return None, None
     key = hashlib.sha256(sp.__version__.encode() + b"\0" + blob).hexdigest()[:40]
     path, source = verified_file("compiled", f"{key}.src")
