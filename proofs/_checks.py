@@ -19,8 +19,8 @@ import mpmath as mp
 import sympy as sp
 from sympy.core.basic import Basic
 from sympy.core.function import Application
-from sympy.core.numbers import Number, _illegal
-from sympy.core.sorting import _nodes, default_sort_key, ordered
+from sympy.core.numbers import Number
+from sympy.core.sorting import default_sort_key, ordered
 
 from local2global.symbolic import symbols as S
 from local2global.numeric.evaluate.lambdify import compile_mp
@@ -36,6 +36,10 @@ BOX = {S.p: (0, 1), S.q: (0, 1), S.e: (-2, 2), S.w: (-2, 2), S.b: (-3, 3), S.a: 
 #: arguments and rebuild with `func(*args)` (Pow's `old == base` case builds the same `Pow(new, exp)`)
 _PLAIN_SUBS = frozenset({Basic._eval_subs, Application._eval_subs, sp.Add._eval_subs, sp.Mul._eval_subs,
                          sp.Pow._eval_subs, sp.exp._eval_subs, sp.Symbol._eval_subs, Number._eval_subs})
+
+
+#: values `subs` refuses to substitute into products and powers as ordinary numbers (SymPy's own `_illegal`)
+_NOT_FINITE = (sp.nan, sp.oo, -sp.oo, sp.zoo)
 
 
 class _SubsHook(Exception):
@@ -85,12 +89,13 @@ def substitute(expr, sub: dict):
     expr = sp.sympify(expr)
     pairs = [(sp.sympify(o, strict=True), sp.sympify(n, strict=True)) for o, n in sub.items()]
     pairs = dict((o, n) for o, n in pairs if not Basic.is_same(o, n))
-    if not all(isinstance(o, sp.Symbol) and isinstance(n, sp.Expr) and n not in _illegal and not n.has(o)
+    if not all(isinstance(o, sp.Symbol) and isinstance(n, sp.Expr) and n not in _NOT_FINITE and not n.has(o)
                for o, n in pairs.items()):
         return expr.subs(sub)
     out = expr
     try:
-        for old in ordered(pairs, default=False, keys=(lambda x: -_nodes(x), default_sort_key)):
+        # `subs` orders its keys by node count, then by default_sort_key: every key is a Symbol here (one node)
+        for old in ordered(pairs, default=False, keys=(default_sort_key,)):
             out = _replace_symbol(out, old, pairs[old])
     except _SubsHook:
         return expr.subs(sub)

@@ -17,9 +17,11 @@ transitively (a theorem is as strong as its weakest step); `weakest` names that 
 """
 from __future__ import annotations
 
+import gc
 import sys
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -317,6 +319,18 @@ def _tasks(claims) -> tuple[list[list[str]], list[str]]:
     return list(batches.values()), single[::-1]
 
 
+@contextmanager
+def _frozen_heap():
+    """Processes forked inside this block start with every object that exists now in the garbage collector's
+    permanent generation (`gc.freeze`): the registry, the modules and the shared derivations are then never
+    traversed by a worker's full collections (about 0.3 s each otherwise). This process unfreezes afterwards."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def run_claims(claims, ctx: Context = Context(), workers: int | None = None, progress=None,
                dependencies: bool = True) -> list[Record]:
     """Run claims (with every claim they use, unless `dependencies=False`) on `workers` forked processes
@@ -352,11 +366,13 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
             if batches:
                 # always processes (make_executor(1) would run the batch here, before the derivations)
                 early = stack.enter_context(ProcessPoolExecutor(len(batches), multiprocessing.get_context("fork")))
-                futures += [early.submit(_run_by_id, (ids, ctx)) for ids in batches]
+                with _frozen_heap():
+                    futures += [early.submit(_run_by_id, (ids, ctx)) for ids in batches]
             prewarm()
             if single:
                 pool = stack.enter_context(make_executor(workers, start_method="fork"))
-                futures += [pool.submit(_run_by_id, ([cid], ctx)) for cid in single]
+                with _frozen_heap():
+                    futures += [pool.submit(_run_by_id, ([cid], ctx)) for cid in single]
             for f in as_completed(futures):
                 arrived(f.result())
     return propagate([by_id[c.id] for c in claims])
