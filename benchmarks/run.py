@@ -280,7 +280,7 @@ def _mpmath_spot_check(p, q, e, w, ours, theirs, n: int, seed: int = 0) -> dict:
     sc = _scales(p, q, e, w)
     worst = {"ours": 0.0, "authors": 0.0}
     for ij in idx:
-        v = L.at(Fraction(float(e[ij])), Fraction(float(w[ij])), dps=25)
+        v = L.at((Fraction(float(e[ij])), Fraction(float(w[ij]))), dps=25)
         ref = (float(v.loss), float(v.grad[0]), float(v.grad[1]))
         for key, got in (("ours", ours), ("authors", theirs)):
             for k in range(3):

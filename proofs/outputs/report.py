@@ -301,10 +301,6 @@ def _graph_file(records, fmt: str) -> bytes:
     with matplotlib.rc_context({"svg.hashsalt": "local2global", "font.size": 8}):
         # rows close together: the graph is long (one row per layer) and must stay legible on a printed page
         fig, ax = plt.subplots(figsize=(1.25 * width + 1.5, 0.55 * len(rows) + 1.6))
-        for s, d in edges:
-            ax.add_patch(FancyArrowPatch(pos[s], pos[d], arrowstyle="-|>", mutation_scale=9, lw=0.6,
-                                         color="#555555", shrinkA=11, shrinkB=11,
-                                         connectionstyle="arc3,rad=0.08"))
         for n, (x, y) in pos.items():
             status = cov.get(n, "uncovered")
             ax.text(x, y, _abbrev(n), ha="center", va="center", fontsize=8,
@@ -326,6 +322,15 @@ def _graph_file(records, fmt: str) -> bytes:
                                      "uncovered")],
                   loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, fontsize=8, frameon=False)
         fig.tight_layout()
+        # the arrows once the axes are placed: each stops 11 points short of both centres, shortened along its
+        # chord here (matplotlib's own shrink clips every curve by bisection at each draw, most of the drawing)
+        to_points = ax.transData + fig.dpi_scale_trans.inverted()          # data -> inches (72 points each)
+        for s, d in edges:
+            a, b = to_points.transform([pos[s], pos[d]]) * 72
+            gap = 11 * (b - a) / max(float(((b - a) ** 2).sum()) ** 0.5, 22.0)
+            ends = (to_points.inverted().transform([(a + gap) / 72, (b - gap) / 72]))
+            ax.add_patch(FancyArrowPatch(tuple(ends[0]), tuple(ends[1]), arrowstyle="-|>", mutation_scale=9, lw=0.6,
+                                         color="#555555", shrinkA=0, shrinkB=0, connectionstyle="arc3,rad=0.08"))
         buf = io.BytesIO()
         fig.savefig(buf, **_GRAPH_FORMATS[fmt])
         plt.close(fig)
