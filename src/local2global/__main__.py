@@ -1,3 +1,3 @@
-from local2global.cli import main
+from local2global.cli import console
 
-raise SystemExit(main())
+console()
