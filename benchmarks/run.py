@@ -78,7 +78,7 @@ BUDGETS = {"all_cold": 120, "check_cold": 15, "check_warm": 15, "eval_cold": 1.5
            "flow_cold": 1.5, "flow_warm": 1.5}
 #: how many times each first-run measurement is repeated (a new empty cache each time): this virtual machine's
 #: timings scatter by 20 % and more between identical runs, so the median is compared with the budget
-REPEATS = 3
+REPEATS = 5
 
 
 def _budgeted(name: str, res: dict) -> dict:
