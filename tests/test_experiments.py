@@ -139,6 +139,22 @@ def test_training_is_byte_identical_across_runs_and_through_the_cache(tmp_path):
     assert json.dumps(first, sort_keys=True) == json.dumps(again, sort_keys=True) == json.dumps(fresh, sort_keys=True)
 
 
+def test_training_groups_side_by_side_each_draw_their_bar_on_their_own_line(tmp_path, monkeypatch, capsys):
+    """`l2g all` trains its groups in two processes: bar i sits i lines below the cursor (tqdm's `position`),
+    so the two bars do not overwrite each other; piped stderr gets no bar at all."""
+    import sys
+    cfg = _quick(X.FIG3, steps=3)
+    X.train_group([cfg], progress=True, position=1)
+    assert capsys.readouterr().err == ""                        # not a terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    X.train_group([cfg], progress=True, position=1)
+    below = capsys.readouterr().err
+    X.train_group([cfg], progress=True, position=0)
+    first = capsys.readouterr().err
+    assert "train 1 runs" in below and "train 1 runs" in first
+    assert "\x1b[A" in below and "\x1b[A" not in first             # drawn one line down, then back up
+
+
 def test_looking_up_a_missing_cache_neither_trains_nor_writes(tmp_path, monkeypatch):
     """What `l2g check` does: the experiment claims read the cache and never train."""
     def refuse(*a, **k):

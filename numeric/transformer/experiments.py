@@ -448,13 +448,14 @@ def _records_at(step: int, cfg: TrainConfig) -> bool:
     return step % cfg.eval_every == 0 or step == cfg.steps or (step <= 2 * cfg.eval_every and step % fine == 0)
 
 
-def train_group(cfgs: list[TrainConfig], progress: bool = True) -> list[TrainResult]:
+def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 0) -> list[TrainResult]:
     r"""Train R runs that share every setting but `seed` and `init` at once (all parameters, no constraint).
 
     The parameters carry a leading dimension R and the loss is the sum of the R runs' minibatch losses, so
     each run's gradient is its own; Adam and SGD act elementwise, gradient clipping is per run, so every
     run is trained exactly as it would be alone (up to float64 rounding of the batched kernels). One torch
-    thread: deterministic, and faster than two for these small tensors. A progress bar on a terminal only.
+    thread: deterministic, and faster than two for these small tensors. A progress bar on a terminal only, on
+    line `position` below the cursor (groups trained side by side in other processes each keep their own line).
     """
     from tqdm import tqdm
 
@@ -476,7 +477,8 @@ def train_group(cfgs: list[TrainConfig], progress: bool = True) -> list[TrainRes
         record = _Recorder(cfgs)
         record(0, theta)
         bar = tqdm(range(1, base.steps + 1), desc=f"train {len(cfgs)} runs ({base.init}, p={base.p}, q={base.q})",
-                   disable=not progress or not sys.stderr.isatty(), leave=False, file=sys.stderr)
+                   disable=not progress or not sys.stderr.isatty(), leave=False, file=sys.stderr,
+                   position=position)
         for step in bar:
             seqs = data[step - 1].to(fm.DTYPE)
             z = fm.logits(theta, seqs[..., :-1], base.attention)
@@ -564,16 +566,17 @@ def _group_cache_key(cfgs: list[TrainConfig]) -> str:
 
 
 def run_group_cached(cfgs: list[TrainConfig], cache_dir: str | None = None, progress: bool = True,
-                     train_if_missing: bool = True) -> list[TrainResult] | None:
+                     train_if_missing: bool = True, position: int = 0) -> list[TrainResult] | None:
     """`train_group(cfgs)`, reusing a cached result when its configs, code hash and payload digest all match
     (`numeric.infra.cache`: a truncated, edited or stale file is detected and the runs are redone).
-    `train_if_missing=False` only looks: None if there is no valid cached result (nothing is written)."""
+    `train_if_missing=False` only looks: None if there is no valid cached result (nothing is written);
+    `position` is the progress bar's line (`train_group`)."""
     from local2global.numeric.infra.cache import cached_json
 
     def compute():
         if not train_if_missing:
             raise _NotCached
-        return [r.as_dict() for r in train_group(cfgs, progress=progress)]
+        return [r.as_dict() for r in train_group(cfgs, progress=progress, position=position)]
     try:
         stored = cached_json(cache_dir or _cache_dir(), _group_cache_key(cfgs), _code_hash(), compute)
     except _NotCached:
@@ -652,9 +655,12 @@ def _large_allocations_without_page_faults() -> None:
 TRAINING_GROUPS = ("fig4", "fig3")
 
 
-def train_group_cached(name: str, quick: bool = False, cache_dir=None, progress: bool = True) -> None:
-    """Train one of `TRAINING_GROUPS` into the cache (nothing if it is cached); `l2g all` runs them side by side."""
-    {"fig4": fig4_runs, "fig3": fig3_runs}[name](quick, cache_dir, progress)
+def train_group_cached(name: str, quick: bool = False, cache_dir=None, progress: bool = True,
+                       position: int = 0) -> None:
+    """Train one of `TRAINING_GROUPS` into the cache (nothing if it is cached); `l2g all` runs them side by side,
+    each with its progress bar on its own line (`position`)."""
+    configs = {"fig4": fig4_configs, "fig3": fig36_configs}[name](quick)
+    run_group_cached(configs, cache_dir, progress, position=position)
 
 
 def train_all(quick: bool = False, cache_dir=None, progress: bool = True) -> None:

@@ -54,8 +54,8 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         # each training group runs on one core (torch_threads), side by side; what the checks share is derived
         # meanwhile (three processes on two cores: no core idles while the shorter ones finish)
         with make_executor(len(nexp.TRAINING_GROUPS), start_method="fork") as ex:
-            training = [ex.submit(nexp.train_group_cached, g, progress=progress is not None)   # bars: terminal only
-                        for g in nexp.TRAINING_GROUPS]
+            training = [ex.submit(nexp.train_group_cached, g, progress=progress is not None,   # bars: terminal only
+                                  position=i) for i, g in enumerate(nexp.TRAINING_GROUPS)]
             prewarm()
             for t in training:
                 t.result()
