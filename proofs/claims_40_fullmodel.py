@@ -520,7 +520,10 @@ def _full_theta_min_bound(form, ctx):
 
 
 def _regime_factor(form):
-    """g with 'form holds' <=> g > 0, for a strict inequality between expressions in p, q."""
+    """g with 'form holds' <=> g > 0, for a strict inequality between expressions in p, q; a regime that SymPy
+    decided on p, q > 0 alone (p + q > -1 is True) is g = 1 (every chain) or g = -1 (no chain)."""
+    if form is sp.true or form is sp.false:
+        return sp.Integer(1 if form is sp.true else -1)
     if isinstance(form, sp.StrictGreaterThan):
         return form.lhs - form.rhs
     if isinstance(form, sp.StrictLessThan):
@@ -585,7 +588,9 @@ def _thm5(form, ctx):
     bad = [*_gibbs_steps(), *bad_main]
     reg = _regime_factor(form)
     ratio = sp.factor(c_main / reg)
-    if ratio.is_positive is not True:
+    if form is sp.false:
+        bad.append("the stated regime holds for no chain (p, q)")
+    elif ratio.is_positive is not True:
         bad.append(f"under the stated regime the leading coefficient is not positive (E[(pi1 - P1)X] / ({reg}) = {ratio})")
     bad += bad_rest
     # corroboration: the torch witness at chains where the form holds finds no descent on small spheres

@@ -474,3 +474,18 @@ def test_thm5_theta_min_bound_constant_is_not_vacuous():
     g = torch.Generator().manual_seed(7)
     worst = max(C._bit_remainder(C._perturbation(C._theta_min(0.9, 0.9, 3, 4), 1.0, 1.0, g), 4) for _ in range(10))
     assert 1e-3 < worst <= C._BOUND_K
+
+
+def test_thm5_rejects_a_regime_sympy_decided_without_raising():
+    """p + q > -1 is True for p, q > 0 (SymPy decides it on construction): "theta_min is a bad local minimum for
+    every chain" is false (the leading coefficient pi0 pi1 (p+q-1) changes sign), and the check says so with its
+    reason instead of raising; an empty regime is rejected too. The printed regime passes."""
+    from local2global.proofs import REGISTRY, Context, load_all
+    load_all()
+    cl = REGISTRY["thm5.full_model"]
+    assert sp.StrictGreaterThan(S.p + S.q, -1) is sp.true
+    every = cl.check(sp.true, Context())
+    assert not every.ok and every.method != "error" and "not positive" in every.evidence
+    none = cl.check(sp.false, Context())
+    assert not none.ok and "no chain" in none.evidence
+    assert cl.check(cl.printed(), Context()).ok

@@ -49,3 +49,20 @@ def test_a_run_kills_the_mutants_of_lemma8_and_reports_them():
     assert res["summary"]["survived"] == [] and res["summary"]["claims_without_mutant"] == []
     # the same check accepts the printed statement: the kills are not a check that rejects everything
     assert REGISTRY["lemma8.schur"].check(REGISTRY["lemma8.schur"].printed(), Context(points=8)).ok
+
+
+def test_a_weaker_true_bound_is_reported_implied_and_a_killed_implied_mutant_fails_the_run(monkeypatch):
+    """full.theta_min_bound's K = 35 made 70 or 36 is implied by the claim (a weaker bound): its check accepts
+    it, and the run lists it as implied, not as a survivor or a kill; K = -35 is killed. Marking a mutant the
+    check rejects as implied is reported as a contradiction, which fails the run."""
+    res = M.run(["full.theta_min_bound"], points=8, timeout=120)
+    s = res["summary"]
+    assert sorted(s["implied"]) == ["full.theta_min_bound:scale", "full.theta_min_bound:shift"]
+    assert s["survived"] == [] and s["triage_contradicted"] == [] and s["kill_rate"].startswith("1/1")
+    monkeypatch.setitem(M.IMPLIED, "full.theta_min_bound:sign", ("-35", "wrongly called implied"))
+    s = M.run(["full.theta_min_bound"], points=8, timeout=120)["summary"]
+    assert s["triage_contradicted"] == ["full.theta_min_bound:sign"]
+    # a triage names its mutant: the same key with another mutant is not covered
+    monkeypatch.setitem(M.IMPLIED, "full.theta_min_bound:scale", ("71", "another mutant"))
+    s = M.run(["full.theta_min_bound"], points=8, timeout=120)["summary"]
+    assert "full.theta_min_bound:scale" in s["survived"]
