@@ -128,3 +128,25 @@ def test_airy_fast_path_is_correct_to_the_working_precision_and_falls_back_off_t
     with mp.workdps(30):
         zc = mp.mpc(1, 2)
         assert _airy(zc, 2) == mp.airybi(zc)
+
+
+@pytest.mark.parametrize("start", [(Fraction(1, 2), Fraction(1, 3)), (Fraction(1, 2), Fraction(-1)), (Fraction(2), Fraction(1))])
+def test_the_certified_end_point_on_the_axis_encloses_the_newton_value(start):
+    """`a_inf_arb`: a ball, every step certified (z0 > a_1, beta > 0, the sign change of q, the sign of l), that
+    contains the safeguarded-Newton a_inf of mpmath at 60 digits and is narrow at 200 bits."""
+    import mpmath as mp
+    from local2global.numeric.dynamics import basins_r3 as B
+    ball, info = B.a_inf_arb(*start, prec=200)
+    with mp.workdps(70):
+        ref = B.a_inf(*start, dps=60)
+        mid, rad = mp.mpf(ball.mid().str(60, radius=False)), mp.mpf(ball.rad().str(5, radius=False))
+        assert abs(mid - ref) <= rad + mp.mpf(10) ** -58
+    assert rad < mp.mpf(10) ** -40 and info["beta"] > 0
+
+
+def test_the_certified_end_point_refuses_a_start_whose_line_does_not_reach_the_axis():
+    """(e0, a0) = (1, -1/2) descends to C, not to the axis: beta > 0 cannot be certified and nothing is returned."""
+    from local2global.numeric.dynamics import basins_r3 as B
+    assert B.descent_fate(Fraction(1), Fraction(-1, 2), 30)["fate"] != "axis"
+    with pytest.raises(ArithmeticError, match="beta"):
+        B.a_inf_arb(Fraction(1), Fraction(-1, 2))

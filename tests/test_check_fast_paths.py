@@ -131,3 +131,17 @@ def test_certified_nonzero_only_where_expand_does_not_reach_0():
         assert not certified_nonzero(d, "test") or sp.expand(d) != 0
     assert certified_nonzero(cl.mutant()[0] - inst[0], "test")
     assert not certified_nonzero(S.e - S.e, "test") and certified_nonzero(sp.exp(S.e) - 1 - S.e, "test")
+
+
+@pytest.mark.parametrize("dps", [30, 50])
+def test_a_constant_residual_passes_below_ten_to_the_minus_dps_minus_ten_and_fails_just_above(dps):
+    """`sampled_zero` on an expression without symbols: the documented tolerance is 10^-(dps-10). A residual of
+    2 x 10^-(dps-10), of either sign, fails (a tolerance loosened to 10^-(dps-9) would pass it); half the
+    tolerance passes."""
+    from local2global.proofs._checks import sampled_zero
+    from local2global.proofs import Context
+    ctx = Context(dps=dps)
+    tol = sp.Rational(1, 10 ** (dps - 10))
+    assert sampled_zero(tol / 2, ctx, "const").ok
+    assert not sampled_zero(2 * tol, ctx, "const").ok
+    assert not sampled_zero(-2 * tol, ctx, "const").ok

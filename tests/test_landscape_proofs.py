@@ -192,3 +192,12 @@ def test_the_normal_form_only_proves_identities_that_hold_numerically():
                 val = abs(sp.N((a - c_).subs(pt), 40))
             assert val < 1e-30, (a, c_, pt, val)
     assert proved >= 10
+
+
+def test_the_structure_derivation_confirms_its_own_forms():
+    """`structure()` re-derives the residual and the Hessian of F in the sigmoids and compares them with the
+    forms it states (`*_form_matches`), and decides convexity: each flag is SymPy's true, and each is the
+    outcome of its comparison (a flag set from the wrong branch would read false here)."""
+    st = sland.structure()
+    for key in ("residual_form_matches", "hessian_form_matches", "F_jointly_strictly_convex", "G_second_positive"):
+        assert st[key] is sp.true, key
