@@ -189,7 +189,7 @@ class CanonicalModel:
     @cached_property
     def hessian(self) -> sp.Matrix:
         r"""$\nabla^2 L(\theta) = G''(A)\nabla A\nabla A^T + G'(A)\nabla^2 A$ (off w = 0; `_hessian`)."""
-        return _hessian(self)
+        return _hessian(self).copy()
 
     def gradient_direct(self) -> sp.Matrix:
         """∇ of L(θ, b*(θ)) by the total derivative (b* depends on θ; `_gradient_direct`)."""
@@ -204,7 +204,7 @@ class CanonicalModel:
     def gradient_with_bias(self) -> sp.Matrix:
         """∇L(θ, b) by direct differentiation (order params, b); with attention defined off 1 + ae^2 = 0
         (`_gradient_with_bias`)."""
-        return _gradient_with_bias(self)
+        return _gradient_with_bias(self).copy()
 
     def hessian_with_bias(self, order=None) -> sp.Matrix:
         """Hessian of L(θ, b) in the given variable order (Lemma 4 uses (b, e, w); `_hessian_with_bias`)."""
@@ -280,7 +280,7 @@ class CanonicalModel:
     @cached_property
     def grad_A_zeros(self) -> tuple[dict, ...]:
         """All solutions of ∇A = 0, solved on w > 0, w < 0 and w = 0 (one dict per family; `_grad_A_zeros`)."""
-        return _grad_A_zeros(self)
+        return tuple(dict(family) for family in _grad_A_zeros(self))
 
     def _e_axis_factor(self) -> sp.Expr:
         """Q with A = e^2 Q(θ) and Q(θ)|_{e=0}: the sign of A next to the line e = 0 (all of which is critical)."""
@@ -330,7 +330,7 @@ class CanonicalModel:
 
 
 # -- the model's derivations, kept on disk by `_cache.derivation` (keyed by the model's repr) ------------------
-# Matrices returned by a method are copied there: a caller may change its own copy, never the derivation.
+# What the model returns of them is its own copy (matrices, dicts): a caller may change it, never the derivation.
 
 @derivation
 def _optimal_bias(model: CanonicalModel) -> Result:
@@ -433,7 +433,6 @@ def _station_hessian(model: CanonicalModel) -> Result:
         derivation="∇²L = G''(0)∇A∇A^T + G'(0)∇²A at a point where ∇A = 0; eigenvalues of ∇²A computed "
                    "exactly on the parametrised station curve.",
     )
-
 
 
 @derivation
