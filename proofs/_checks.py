@@ -147,7 +147,14 @@ def _is_zero_exact(expr: sp.Expr) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 class Undecided(Exception):
-    """The normal form cannot decide (an unsupported function, an undecided sign); never a "no"."""
+    """The normal form cannot decide (an unsupported function, an undecided sign); never a "no". Its message
+    reaches a step's statement: expressions in it are LaTeX inside $...$ (`_tex`), never SymPy's str."""
+
+
+def _tex(x) -> str:
+    """An expression in a message that may reach a step's statement: LaTeX in $...$ (the project's printer)."""
+    from local2global.symbolic.latex import latex
+    return "$%s$" % latex(x)
 
 
 # Pure steps of the normal form, memoised for the life of the process. The printed form of a claim and its
@@ -259,17 +266,17 @@ class NormalForm:
             if isinstance(m, sp.log) and k.is_Rational:
                 out *= self.rw(m.args[0]) ** k
                 if not k.is_Integer:
-                    raise Undecided(f"exp of a fractional multiple of a log: {t}")
+                    raise Undecided(f"exp of a fractional multiple of a log: {_tex(t)}")
                 continue
             if not k.is_Rational:
-                raise Undecided(f"non-rational coefficient in an exponent: {t}")
+                raise Undecided(f"non-rational coefficient in an exponent: {_tex(t)}")
             # T = exp(m/d) > 0 needs m real: no logarithm, no root, only real symbols
             if not (m.is_extended_real and not m.has(sp.log) and
                     all(pw.exp.is_Integer for pw in m.atoms(sp.Pow))):
-                raise Undecided(f"exponent term {t} not shown real")
+                raise Undecided(f"exponent term {_tex(t)} not shown real")
             d = self._dens.get(m, sp.Rational(k).q)
             if (k * d).q != 1:
-                raise Undecided(f"exponent {t} is not a multiple of 1/{d}")
+                raise Undecided(f"exponent {_tex(t)} is not a multiple of 1/{d}")
             if m not in self.exp_atoms:
                 self.exp_atoms[m] = (sp.Symbol(f"T{len(self.exp_atoms)}_", positive=True), d)
             T, d = self.exp_atoms[m]
@@ -387,7 +394,7 @@ class NormalForm:
                     sgn *= (-1) ** k
                 out += mult * k * self._log_atom(f)
         if not known_positive and (undecided or sgn < 0):
-            raise Undecided(f"positivity of a log argument not shown: {arg}")
+            raise Undecided(f"positivity of a log argument not shown: {_tex(arg)}")
         return out
 
     def _sqrt_poly(self, poly):
@@ -416,12 +423,12 @@ class NormalForm:
     def _sqrt(self, base, known_positive: bool):
         base = _cancel_together(base)
         if not known_positive and self.sign_of_rational(base) != 1:
-            raise Undecided(f"positivity of a square root's argument not shown: {base}")
+            raise Undecided(f"positivity of a square root's argument not shown: {_tex(base)}")
         n, dn = sp.fraction(base)
         # n/dn > 0: sqrt(n/dn) = sqrt(n dn)/|dn|, one radicand
         sd = self.sign_of_rational(dn)
         if sd is None:
-            raise Undecided(f"sign of a denominator under a root not decided: {dn}")
+            raise Undecided(f"sign of a denominator under a root not decided: {_tex(dn)}")
         return self._sqrt_poly(sp.expand(n * dn)) / (sd * dn)
 
     # -- the rewrite ----------------------------------------------------------------------------------
@@ -440,12 +447,12 @@ class NormalForm:
             elif node.exp.is_Rational and node.exp.q == 2:
                 out = self._sqrt(self.rw(node.base), bool(node.base.is_positive)) ** int(2 * node.exp)
             else:
-                raise Undecided(f"power {node}")
+                raise Undecided(f"power {_tex(node)}")
         elif isinstance(node, (sp.Abs, sp.sign)):
             inner = self.rw(node.args[0])
             s = self.sign_of_rational(inner)
             if s is None:
-                raise Undecided(f"sign of {node.args[0]} not decided")
+                raise Undecided(f"sign of {_tex(node.args[0])} not decided")
             out = s * inner if isinstance(node, sp.Abs) else sp.Integer(s)
         elif node.is_Add or node.is_Mul:
             out = node.func(*[self.rw(a) for a in node.args])
@@ -475,7 +482,7 @@ class NormalForm:
                       key=lambda s: s.name)
         funcs = _atoms(val, sp.Function)
         if funcs:
-            raise Undecided(f"functions left: {sorted(map(str, funcs))}")
+            raise Undecided(f"functions left: {', '.join(sorted(map(str, funcs)))}")
         # log atoms enter polynomially only: an identity polynomial in them holds for any of their values,
         # while dividing by them would need their algebraic independence from the exponentials
         logs = set(self.logs.values())
@@ -501,7 +508,7 @@ class NormalForm:
             elif node.is_Pow and node.exp.is_Integer:
                 out = conv(node.base) ** int(node.exp)
             else:
-                raise Undecided(f"cannot convert {type(node).__name__}: {node}")
+                raise Undecided(f"cannot convert {type(node).__name__}: {_tex(node)}")
             converted[node] = out
             return out
 

@@ -9,9 +9,12 @@ os.environ.setdefault("L2G_TRACEBACK", "1")
 
 @pytest.fixture(scope="session")
 def claim_records():
+    """Every claim's record, propagated as `l2g check` writes them (statuses over the uses-closure, trust bases and
+    status lines), by id."""
     from local2global.proofs import Context, run_claim, select
+    from local2global.proofs._registry import propagate
 
-    return {c.id: run_claim(c, Context()) for c in select()}
+    return {r.id: r for r in propagate([run_claim(c, Context()) for c in select()])}
 
 
 @pytest.fixture(scope="module")

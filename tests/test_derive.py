@@ -79,9 +79,18 @@ def test_document_uses_only_packages_of_texlive_recommended_and_balanced_environ
         assert len(re.findall(r"\\left(?![a-z])", line)) == len(re.findall(r"\\right(?![a-z])", line)), line[:120]
 
 
+def scrubbed(tex: str) -> list[str]:
+    """What a LaTeX line contains outside mathematics that a reader should not see."""
+    plain = re.sub(r"\$[^$]*\$", " ", tex).replace(r"\^{}", "^").replace(r"\textasciicircum{}", "^")
+    return [what for pat, what in ((r"\*\*", "**"), (r"\^", "^ outside mathematics"), (r"\{'", "a Python dict"),
+                                   (r"\.py\b", "a source file"), (r"\bissue\b", "an issue"), (r"README", "the README"),
+                                   (r"\bsp\.|\bmp\.|\bnp\.", "a Python module name"), (r"\bTrue\b|\bNone\b", "Python"))
+            if re.search(pat, plain)]
+
+
 def test_prose_has_no_carets_python_or_pointers_outside_mathematics(derived):
-    from local2global.proofs.outputs.document.reader import scrubbed
-    tex = (derived / "derivations.tex").read_text()
+    from local2global.proofs.outputs.document.steps import without_legacy
+    tex = without_legacy((derived / "derivations.tex").read_text())
     body = tex[tex.index("\\begin{document}"):]
     body = re.sub(r"\\begin\{(align\*|figure)\}.*?\\end\{\1\}", " ", body, flags=re.S)
     body = re.sub(r"\\(texttt|stepid|label|ref|hyperref|includegraphics)(\[[^\]]*\])?\{[^}]*\}", " ", body)
@@ -141,13 +150,23 @@ def test_units_list_the_claims_that_back_them_with_recorded_status():
     assert "\\statusbox{notrun}{not run}" in bare and "Not run in this build" in bare
 
 
-def test_records_file_formats_are_read(tmp_path):
-    rec = {"id": "a.b", "status": "proved"}
-    for data in ([rec], {"records": [rec]}, {"a.b": {"status": "proved"}}):
-        path = tmp_path / "r.json"
+def test_records_file_formats_are_read_by_the_one_loader(tmp_path):
+    """checks.json (a list), report.json ({"claims": [...]}), {"records": [...]} and {id: record} are read alike;
+    anything else is refused with one line (RecordsError), never half-accepted."""
+    from local2global.proofs.outputs.records import RecordsError, by_id, load_records
+    rec = {"id": "a.b", "status": "proved", "steps": [{"kind": "exact", "states": "x = x"}]}
+    path = tmp_path / "r.json"
+    for data in ([rec], {"claims": [rec]}, {"records": [rec]}, {"a.b": {"status": "proved"}}):
         path.write_text(json.dumps(data))
-        assert D.load_records(path)["a.b"]["status"] == "proved"
-    assert D.load_records(tmp_path / "missing.json") == {}
+        assert by_id(load_records(path))["a.b"]["status"] == "proved"
+    for bad in ("{not json", "[]", '[{"status": "proved"}]', '[{"id": "a", "status": "great"}]',
+                '[{"id": "a", "status": "proved", "steps": [{"kind": "guessed", "states": "x"}]}]', '"text"'):
+        path.write_text(bad)
+        with pytest.raises(RecordsError) as info:
+            load_records(path)
+        assert "\n" not in str(info.value)
+    with pytest.raises(RecordsError):
+        load_records(tmp_path / "missing.json")
 
 
 def test_every_registered_claim_is_shown_in_full_in_exactly_one_unit():

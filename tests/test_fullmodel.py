@@ -485,7 +485,39 @@ def test_thm5_rejects_a_regime_sympy_decided_without_raising():
     cl = REGISTRY["thm5.full_model"]
     assert sp.StrictGreaterThan(S.p + S.q, -1) is sp.true
     every = cl.check(sp.true, Context())
-    assert not every.ok and every.method != "error" and "not positive" in every.evidence
+    failing = [s for s in every.steps if not s.ok]
+    assert not every.ok and every.method != "error" and [s.kind for s in failing] == ["exact"]
+    assert "leading coefficient" in failing[0].states and ("sign of the ratio", "not positive for every chain") in failing[0].values
     none = cl.check(sp.false, Context())
-    assert not none.ok and "no chain" in none.evidence
+    failing = [s for s in none.steps if not s.ok]
+    assert not none.ok and len(failing) == 1 and ("the regime", "no chain") in failing[0].values
     assert cl.check(cl.printed(), Context()).ok
+
+
+def test_fullmodel_records_are_structured_steps():
+    """Every full-model claim (Figs. 3, 4, 6 aside) returns steps, none legacy: torch witnesses are sampled steps with
+    their count and float64 digits, the exact decompositions exact steps (with obligations), the hand proofs argued
+    steps written out in full; a status line names the argued steps a result rests on."""
+    from local2global.proofs import Context, run_claims, select
+    ids = ["full.eq3", "full.eq41", "full.loss", "full.gradient", "full.normal", "thm4.full_model",
+           "full.theta_min_bound", "thm5.full_model", "thm5.formula_sheet_reading", "thm5.e_axis_minima"]
+    from local2global.proofs._registry import REGISTRY
+    recs = {r.id: r for r in run_claims(select(ids), Context(), workers=1)}
+    for cid in ids:
+        r = recs[cid]
+        for s in (*r.steps, *r.control_steps, *r.corroborations):
+            assert not s.legacy, (cid, s.states)
+            if "torch" in s.method:
+                assert s.kind == "sampled" and s.count > 0 and s.digits == 15 and s.software == ("torch",), (cid, s)
+        assert r.control_rejected, cid
+    exact = [s for s in recs["thm4.full_model"].steps if s.kind == "exact"]
+    assert len(exact) >= 8 and all(s.obligations for s in exact if "free prediction" not in s.states)
+    assert [s.kind for s in recs["full.theta_min_bound"].steps] == ["argued", "exact", "sampled"]
+    assert recs["thm4.full_model"].status_line == "proved, 1 argued step"
+    assert recs["thm5.full_model"].status_line == "sampled, 3 argued steps"
+    # mutating the argued bound's constant below the argued one is rejected by the check (the hand proof does not
+    # give it), and a constant the sampled remainder exceeds by the witness
+    check = REGISTRY["full.theta_min_bound"].check
+    weaker = check(34, Context())
+    assert not weaker.ok and [s.kind for s in weaker.steps if not s.ok] == ["exact"]
+    assert check(36, Context()).ok

@@ -16,6 +16,7 @@ from local2global.proofs import Claim, Outcome, Record
 from local2global.proofs.outputs import document as D
 from local2global.proofs.outputs import pdf
 from local2global.proofs.outputs.document import figures as F, reader
+from local2global.proofs.outputs.document import steps as ST
 from local2global.symbolic import symbols as S
 
 
@@ -83,9 +84,17 @@ def test_appendix_is_set_in_t1_latin_modern(appendix):
         assert broken not in text, broken
 
 
+def _without_legacy(path) -> str:
+    """The PDF's text in reading order (not laid out: two columns would interleave) without the text of legacy steps
+    (unstructured records, printed as recorded between single guillemets)."""
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return re.sub("\u2039.*?\u203a", " ", text, flags=re.S)
+
+
 def test_appendix_text_has_no_python_and_no_caret_outside_mathematics(appendix):
-    _, text, _ = appendix
-    assert "**" not in text
+    path, _, _ = appendix
+    text = _without_legacy(path)
+    assert "**" not in text and "Datum(" not in text and "None" not in text
     assert "^" not in text and "ˆ" not in text
     assert "{'" not in text and "['" not in text
     assert ".py" not in text
@@ -131,15 +140,24 @@ def test_errata_show_printed_and_corrected_forms_side_by_side(appendix, claim_re
     errata = tex[tex.index(r"\section{Errata}"):tex.index(r"\appendix")]
     found = [r for r in claim_records.values() if r.status == "erratum"]
     assert found, "the registry's checks find errata (Remark 5 at least)"
-    assert errata.count("As printed in the paper") >= len(found) and errata.count(r"\textbf{Corrected}") >= len(found)
+    assert errata.count("As printed in the paper") >= len(found) and errata.count(r"\textbf{Corrected") >= len(found)
     assert "Errata" in text and all(r.ref.split(" (")[0].split(" /")[0] in errata for r in found)
+    for r in found:                  # each erratum: the printed form's failing steps beside the corrected form's
+        block = errata[errata.index("\\stepid{%s}" % reader.escape(r.id)):]
+        block = block[:block.index("\\end{longtable}")]
+        rows = [line.split(" & ") for line in block.splitlines() if " & " in line]
+        forms = next(row for row in rows if row[0].startswith("\\fieldname{form}"))
+        assert len(forms) == 2 and forms[0] != forms[1], forms        # the printed and the corrected form differ
+        steps = [row for row in rows if "\\kindtag" in "".join(row)]
+        assert r.printed_steps and any("\\failstag" in row[0] for row in steps)
+        assert all("\\failstag" not in row[1] for row in steps) and sum("\\kindtag" in row[1] for row in steps) >= 1
 
 
 def test_errata_section_renders_forms_as_mathematics():
     tex = D.errata_section({"demo.erratum": ERRATUM_RECORD}, [ERRATUM_CLAIM])
     assert r"\section{Errata}" in tex and "As printed in the paper" in tex and "Corrected" in tex
     assert r"50\% \& \#\_" in tex
-    assert r"$\displaystyle e^{2} \left(- 2 w |w| + 1\right)$" in tex
+    assert r"$e^{2} \left(- 2 w |w| + 1\right)$" in tex and r"$e^{2} \left(2 w |w| + 1\right)$" in tex
     # control: a record that passed is not an erratum
     ok = dict(ERRATUM_RECORD, status="proved")
     assert "No erratum was found" in D.errata_section({"demo.erratum": ok}, [ERRATUM_CLAIM])
@@ -147,40 +165,34 @@ def test_errata_section_renders_forms_as_mathematics():
     assert "Demo erratum" in D.errata_section({}, [ERRATUM_CLAIM])
 
 
-def test_evidence_is_written_for_a_reader(claim_records):
-    """Every record's evidence, method and control, as the document prints them: no repr, no ** or ^ outside
-    mathematics, no file or module, no pointer to an issue; the digits shown are the record's own."""
-    bad = []
-    for r in claim_records.values():
-        d = r.as_dict()
-        for field, shown in (("evidence", reader.evidence(d["evidence"])), ("method", reader.prose(d["method"])),
-                             ("control", reader.first_finding(d["control"]))):
-            issues = reader.scrubbed(shown)
-            if issues:
-                bad.append(f"{d['id']} {field}: {issues}: {shown[:160]}")
-    assert bad == []
+def test_the_latex_printer_prints_steps_as_data():
+    r"""A step prints its kind, its statement (mathematics kept, text escaped), what it found (escaped), how and where;
+    an argued step its whole argument, a cited one its reference; a legacy step its text, escaped, in \legacytext."""
+    argued = dict(kind="argued", states=r"the orbit is bounded: $E \geq 0$", ok=True, method="argument in prose",
+                  domain="", values=[], argument=r"$E$ is conserved & coercive, 50% of it", reference="")
+    tex = ST.step_tex(argued, "A1")
+    assert tex.startswith(r"\kindtag{argued A1}") and r"$E \geq 0$" in tex and r"coercive, 50\% of it" in tex
+    cited = dict(kind="cited", states="Ai > 0", ok=True, method="cited", domain="", values=[], argument="",
+                 reference="DLMF 9.6.1")
+    assert "[DLMF 9.6.1]" in ST.step_tex(cited)
+    sampled = dict(kind="sampled", states="g = 0", ok=False, method="mpmath", domain="x in (0,1)^2",
+                   values=[["max |r_n|", "1e-40"]], count=24, digits=50, argument="", reference="")
+    tex = ST.step_tex(sampled)
+    assert r"max |r\_n| = 1e-40" in tex and r"\failstag" in tex and "24 points, 50 digits" in tex and "$^{2}$" in tex
+    legacy = dict(kind="exact", states="x**2 {'a': True} $ 50%", ok=True, method="", domain="", values=[],
+                  argument="", reference="", legacy=True)
+    assert r"\legacytext{x**2 \{'a': True\} \$ 50\%}" in ST.step_tex(legacy)
+    # unbalanced $ in a statement: all text, never half mathematics
+    assert reader.mixed("a $x$ and $y") == r"a \$x\$ and \$y" and reader.mixed("a $x^2$ b") == "a $x^2$ b"
 
 
-def test_reader_formatting_keeps_what_the_record_says():
-    p = reader.prose
-    assert p("derived {'R3': 'defined', 'R4': 'undefined'}") == r"derived $\mathbb{R}^3$: defined, $\mathbb{R}^4$: undefined"
-    assert p("max |residual| = 4.8e-55 (tolerance 1e-40)") == \
-        r"max $|\mathrm{residual}|$ = $4.8 \times 10^{-55}$ (tolerance $10^{-40}$)"
-    assert p("jump -e**4 (times F_cc)") == r"jump $- e^{4}$ (times $F_{cc}$)"
-    assert r"\frac{2 p q" in p("rate 2*p*q*(p + q - 1)/(p + q)**2 > 0: True") and p("ok: True").endswith("yes")
-    # decimals are never re-printed (digits the check did not produce could appear)
-    assert "0.810989" in p("P(local_min) = 0.810989 at sigma=1/2") and "local minimum" in p("P(local_min) = 1")
-    assert "3.0" in p("x = 3.0*y")
-    # pointers a reader of the PDF cannot follow are dropped, the finding kept
-    s = p("training experiment (minutes of CPU); run `l2g figures` (cached under build/); numbers in the issue-5 "
-          "report/README")
-    assert s == "training experiment (minutes of CPU)"
-    assert p("energy (derived (symbolic/energy.py); whole line covered)") == "energy (derived; whole line covered)"
-    assert "sympy" not in p("roots by sp.solve").lower() or "SymPy" in p("roots by sp.solve")
+def test_authored_titles_are_set_as_the_paper_would():
+    a = reader.authored
+    assert a("All critical points with bias (R^3)") == r"All critical points with bias ($\mathbb{R}^3$)"
+    assert a("Theta_station: strict saddles") == r"$\Theta_{\mathrm{station}}$: strict saddles"
+    assert a("a -> -oo like t^(1/3)") == r"a $\to$ $-\infty$ like $t^{1/3}$"
+    assert a("fmpz_mpoly; 50% & #") == r"fmpz\_mpoly; 50\% \& \#"
     assert reader.formula_sheet(r"At $\theta$ of formula sheet §3 ($\alpha$ flipped)") == r"At $\theta$ ($\alpha$ flipped)"
-    # an evidence line too long for the document keeps whole findings and says how many it left out
-    long = "; ".join("finding %d: max |residual| = 1e-50" % i for i in range(60))
-    assert reader.evidence(long).endswith("further findings of the same kind")
 
 
 def test_small_document_compiles_deterministically(tmp_path):

@@ -91,7 +91,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     compile_pdf = pdf and pdfmod.pdflatex_path()
 
     def derive_and_pdf() -> list[StepResult]:
-        doc = document.build_document(records=document.load_records(checks), fig_dir=out / "figures", tex_dir=out)
+        doc = document.build_document(records=records, fig_dir=out / "figures", tex_dir=out)
         tex = document.write_document(out, doc)
         paths = [out / "fragments" / f"{i}.tex" for i in doc.fragments]
         done = [StepResult("derive", [tex] + paths)]

@@ -2,11 +2,14 @@
 
 `write_report(records, out_dir)` writes
 
-- ``report.md``: a table of every registered claim (status, method, evidence, negative control, uses), then a
-  coverage table listing *every* numbered result of the paper (Lemmas 1-16, Theorems 1-11, Remarks 1-5,
-  Figures 1-6) with the claims that cover it, or, where none does, why it is not machine-checkable or that it
-  is not covered yet;
-- ``report.json``: the same content as data (sorted keys, registry order, no timings);
+- ``report.md``: a coverage table listing *every* numbered result of the paper (Lemmas 1-16, Theorems 1-11,
+  Remarks 1-5, Figures 1-6) with its status line and the claims that cover it (or why none does), the trust base
+  of each covered result (the claims it rests on, its steps per kind, the software trusted with versions, its
+  argued and cited steps), a table of every registered claim, then every claim's proof steps by kind (the
+  printed and corrected steps of an erratum, the corroborations, the negative control), every argued step in
+  full and every cited step with its reference;
+- ``report.json``: the same content as data (the records with their steps and trust bases, the coverage with the
+  trust base of each result, the software versions; sorted keys, registry order, no timings);
 - ``dependencies.png`` / ``dependencies.pdf``: the dependency graph of the numbered results, built from the
   claims' ``uses`` (like a Lean blueprint), nodes coloured by status.
 
@@ -20,7 +23,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from local2global.numeric.infra.atomic import atomic_write
-from local2global.proofs._registry import COVERED, STATUSES
+from local2global.proofs._registry import COVERED, STATUSES, resolve_uses
+from local2global.proofs.outputs import records as R
 
 #: Every numbered result of the paper (arXiv 2406.03072, NeurIPS 2024 version), in order, with its title
 #: and where it appears. Titles are the paper's; figures are described by what they show.
@@ -112,7 +116,6 @@ def ref_mentions(ref: str) -> list[tuple[str, tuple[str, ...]]]:
 
 
 _ORDER = {name: i for i, (name, _, _) in enumerate(NUMBERED_RESULTS)}
-_STATUS_RANK = {"failed": 0, "open": 1, "erratum": 2, "experiment": 3, "sampled": 4, "certified": 5, "proved": 6}
 _COLOURS = {"proved": "#00441b", "certified": "#1b7837", "sampled": "#a6d96a", "experiment": "#6baed6",
             "erratum": "#f1a340", "open": "#c2c2f0",
             "failed": "#d73027", "uncovered": "#ffffff", "external": "#eeeeee"}
@@ -124,54 +127,39 @@ def numbered_results(ref: str) -> list[str]:
     return [name for name, _ in ref_mentions(ref) if name in _ORDER]
 
 
-def _rec(r) -> dict:
-    return r.as_dict() if hasattr(r, "as_dict") else dict(r)
-
-
 def _units(rec: dict) -> list[str]:
     """The blueprint nodes a claim belongs to: its numbered results, else its reference itself."""
     return numbered_results(rec["ref"]) or [rec["ref"] or rec["id"]]
 
 
-def _resolve(use: str, recs: list[dict]) -> list[dict]:
-    """Claims a `uses` entry names: exact id, id prefix ("lemma5" -> "lemma5.*"), or paper reference."""
-    hits = [r for r in recs if r["id"] == use or r["id"].startswith(use + ".") or r["ref"] == use]
-    return hits
-
-
 def coverage(records) -> list[dict]:
-    """One row per numbered result of the paper: the covering claims and their statuses, or why none."""
-    recs = [_rec(r) for r in records]
-    by_result: dict[str, list[dict]] = defaultdict(list)
-    for r in recs:
+    """One row per numbered result of the paper: the covering claims and their statuses, or why none; its status,
+    status line and trust base (`records.result_of`: the one rule every output uses)."""
+    recs = R.by_id(records)
+    by_result: dict[str, list[str]] = defaultdict(list)
+    for cid, r in recs.items():
         for name in numbered_results(r["ref"]):
-            by_result[name].append(r)
+            by_result[name].append(cid)
     rows = []
     for name, title, where in NUMBERED_RESULTS:
         covering = by_result.get(name, [])
-        statuses = Counter(r["status"] for r in covering)
-        step = ""
+        statuses = Counter(recs[c]["status"] for c in covering)
+        res = R.result_of(recs, covering)
+        note = ""
         if covering:
-            # confrontations (the torch model against the derivation) must pass but do not weaken the result
-            proof = [r for r in covering if r.get("role", "proof") != "confrontation"] or covering
-            weakest_claim = min(proof, key=lambda r: _STATUS_RANK.get(r["status"], -1))
-            failed = [r for r in covering if r["status"] == "failed"]
-            if failed:
-                weakest_claim = failed[0]
-            worst = weakest_claim["status"]
-            step = weakest_claim.get("weakest") or weakest_claim["id"]
             # an `open` claim says why it has no machine check: show that reason here too
-            note = "; ".join(f"{r['id']} open: {r['evidence']}" for r in covering if r["status"] == "open")
+            note = "; ".join(f"{c} open: {recs[c].get('evidence', '')}" for c in covering if recs[c]["status"] == "open")
         elif name in NOT_CHECKABLE:
-            worst, note = "uncovered", "not machine-checkable: " + NOT_CHECKABLE[name]
+            note = "not machine-checkable: " + NOT_CHECKABLE[name]
         elif name.startswith("Figure"):
-            worst, note = "uncovered", ("not covered yet: no claim refers to this figure (a figure is checked "
-                                        "through the claims behind what it shows; see `l2g figures`)")
+            note = ("not covered yet: no claim refers to this figure (a figure is checked through the claims behind "
+                    "what it shows; see `l2g figures`)")
         else:
-            worst, note = "uncovered", "not covered yet: no registered claim refers to it"
-        rows.append({"result": name, "title": title, "where": where, "claims": [r["id"] for r in covering],
-                     "confrontations": [r["id"] for r in covering if r.get("role", "proof") == "confrontation"],
-                     "statuses": dict(sorted(statuses.items())), "status": worst, "weakest_step": step,
+            note = "not covered yet: no registered claim refers to it"
+        rows.append({"result": name, "title": title, "where": where, "claims": covering,
+                     "confrontations": [c for c in covering if recs[c].get("role", "proof") == "confrontation"],
+                     "statuses": dict(sorted(statuses.items())), "status": res["status"],
+                     "status_line": res["status_line"], "weakest_step": res["weakest"], "trust": res["trust"],
                      "note": note})
     return rows
 
@@ -179,15 +167,15 @@ def coverage(records) -> list[dict]:
 def dependency_graph(records) -> tuple[list[str], list[tuple[str, str]], list[str]]:
     """Nodes (numbered results in paper order, then other references), edges (used -> user) and the
     `uses` entries that name no registered claim (listed, never silently dropped)."""
-    recs = [_rec(r) for r in records]
+    recs = R.by_id(records)
     nodes = [name for name, _, _ in NUMBERED_RESULTS]
-    extra = sorted({u for r in recs for u in _units(r) if u not in _ORDER})
+    extra = sorted({u for r in recs.values() for u in _units(r) if u not in _ORDER})
     nodes += extra
     edges: set[tuple[str, str]] = set()
     unresolved: set[str] = set()
-    for r in recs:
+    for r in recs.values():
         for use in r.get("uses", []):
-            hits = _resolve(use, recs)
+            hits = [recs[c] for c in resolve_uses(use, recs)]
             if not hits:
                 unresolved.add(use)
                 continue
@@ -263,11 +251,10 @@ def _graph_file(records, fmt: str) -> bytes:
     from matplotlib.patches import FancyArrowPatch, Patch
 
     cov = {row["result"]: row["status"] for row in coverage(records)}
-    recs = [_rec(r) for r in records]
-    for r in recs:
+    for r in R.by_id(records).values():
         for u in _units(r):
             if u not in _ORDER:
-                cov[u] = min(cov.get(u, "proved"), r["status"], key=lambda s: _STATUS_RANK.get(s, -1))
+                cov[u] = min(cov.get(u, "proved"), r["status"], key=lambda s: R.RESULT_RANK.get(s, -1))
     nodes, edges, _ = dependency_graph(records)
     depth = _layers(nodes, edges)
     linked = {n for e in edges for n in e}
@@ -344,7 +331,7 @@ def _cell(text: str) -> str:
 
 def counts(records) -> dict[str, int]:
     """Number of claims per status (every status listed, in the registry's order)."""
-    c = Counter(_rec(r)["status"] for r in records)
+    c = Counter(r["status"] for r in R.by_id(records).values())
     return {s: c.get(s, 0) for s in STATUSES}
 
 
@@ -355,9 +342,67 @@ def summary_line(records) -> str:
     return f"{n} claim{'' if n == 1 else 's'}: " + ", ".join(f"{k} {s}" for s, k in c.items())
 
 
+_MD_SPECIAL = "\\`*_[]<>|#"
+
+
+def _md(text: str) -> str:
+    """Plain text for Markdown: one line, every character Markdown would read as markup escaped."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in " ".join(str(text).split()))
+
+
+def _md_states(s: dict) -> str:
+    """A step's statement: LaTeX mathematics in $...$ as written (Markdown viewers render it); a legacy step's
+    text escaped."""
+    return _md(s["states"]) if s.get("legacy") else " ".join(s["states"].split())
+
+
+def step_markdown(s: dict, label: str = "") -> str:
+    """One step as a Markdown list item: kind, statement, what it found, how and where."""
+    head = f"**{s['kind']}{' ' + label if label else ''}**: {_md_states(s)}"
+    if s.get("legacy"):
+        head += " *(recorded as one line of text)*"
+    vals = "; ".join(_md(f"{k} = {v}" if k else v) for k, v in s.get("values", ()))
+    if vals:
+        head += f" (found: {vals})"
+    if s["kind"] == "cited":
+        head += f" [{_md(s.get('reference', ''))}]"
+    if not s.get("ok", True):
+        head += " **FAILS**"
+    how = [s["method"]] if s.get("method") and s["kind"] not in ("argued", "cited") else []
+    if s.get("domain"):
+        how.append("on " + s["domain"])
+    if how:
+        head += " — " + _md("; ".join(how))
+    if s.get("argument"):
+        head += f"\n  *Argument.* {' '.join(s['argument'].split())}"
+    return "- " + head
+
+
+def _steps_md(steps, labels=None) -> list[str]:
+    labels = labels or {}
+    return [step_markdown(s, labels.get(i, "")) for i, s in enumerate(steps)]
+
+
+def trust_markdown(trust: dict, recs: dict, labels: dict) -> list[str]:
+    """A trust base as Markdown lines (the same list as the PDF, the site and `l2g verify`)."""
+    if not trust:
+        return []
+    out = [f"- rests on {len(trust['claims'])} claim{'s' if len(trust['claims']) != 1 else ''}: "
+           + ", ".join(f"`{c}`" for c in trust["claims"]),
+           f"- steps: {R.counts_text(trust['counts'])}",
+           f"- software trusted: {_md(R.software_text(trust['software']))}"]
+    for key in ("argued", "cited"):
+        for e in trust.get(key, []):
+            lab = R.step_label(labels, recs, e)
+            ref = f" [{_md(e.get('reference', ''))}]" if key == "cited" else ""
+            out.append(f"- {key} {lab}: {' '.join(e['states'].split())}{ref} (`{e['claim']}`)")
+    return out
+
+
 def render_markdown(records) -> str:
     """report.md as a string."""
-    recs = [_rec(r) for r in records]
+    recs = R.by_id(records)
+    labels = R.numbered_steps(recs)
     cov = coverage(records)
     _, edges, unresolved = dependency_graph(records)
     out = ["# local2global proof-check report", "",
@@ -365,12 +410,13 @@ def render_markdown(records) -> str:
            "Transformers* (NeurIPS 2024, arXiv 2406.03072).", "",
            "Statuses (strongest first): **proved** (exact over the whole stated domain), **certified** (rigorous "
            "interval arithmetic over a stated compact part), **sampled** (numerical: points or flows, digits, "
-           "region in the evidence), **experiment** (a training run), **erratum** (the printed form fails, our "
+           "region with each step), **experiment** (a training run), **erratum** (the printed form fails, our "
            "corrected form passes), **open** (no machine check; reason given), **failed** (our check broke). "
            "Every status is that of the claim's weakest step (its own check or any claim it uses), named in the "
-           "column *weakest step*; every check also rejected its negative control. A numbered result is as strong "
-           "as its weakest claim, except that a *confrontation* (the same statement checked again on the torch "
-           "transformer) must pass but does not weaken it.", "",
+           "column *weakest step*; every check also rejected its negative control. A status line names what a "
+           "claim or result rests on that no machine checked: its argued steps and its cited theorems (\"proved, "
+           "2 argued steps\"). A numbered result is as strong as its weakest claim, except that a *confrontation* "
+           "(the same statement checked again on the torch transformer) must pass but does not weaken it.", "",
            "**" + summary_line(records) + "**", ""]
     cov_counts = Counter(row["status"] if row["status"] in COVERED else
                          ("open (not covered)" if row["status"] == "open" else
@@ -381,26 +427,60 @@ def render_markdown(records) -> str:
             "", "| Result | Title | Where | Status | Weakest step | Claims | Note |", "|---|---|---|---|---|---|---|"]
     for row in cov:
         named = [c + (" (confrontation)" if c in row.get("confrontations", ()) else "") for c in row["claims"]]
-        out.append(f"| {row['result']} | {_cell(row['title'])} | {row['where']} | {row['status']} | "
+        out.append(f"| {row['result']} | {_cell(row['title'])} | {row['where']} | {_cell(row['status_line'])} | "
                    f"{row['weakest_step'] or '-'} | {_cell(', '.join(named)) or '-'} | {_cell(row['note'])} |")
-    others = [r for r in recs if not numbered_results(r["ref"])]
+    others = [r for r in recs.values() if not numbered_results(r["ref"])]
     if others:
         out += ["", "Claims about unnumbered statements (equations, sets, our own results): "
                 + ", ".join(f"`{r['id']}` ({_cell(r['ref'])})" for r in others) + "."]
+    out += ["", "## Trust base of the numbered results", "",
+            "What each result rests on, like a proof assistant's list of axioms: the claims of its uses-closure, "
+            "their steps per kind, the software trusted, and every argued and cited step (in full under *Argued and "
+            "cited steps*)."]
+    for row in cov:
+        if row["trust"]:
+            out += ["", f"### {row['result']}: {_md(row['title'])}", "", f"Status: {row['status_line']}.", ""]
+            out += trust_markdown(row["trust"], recs, labels)
     out += ["", "## Claims", "", "| Id | Reference | Title | Status | Own | Weakest step | Domain (stated; checked) "
-            "| Method | Evidence | Negative control | Uses |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in recs:
+            "| Method | Uses |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in recs.values():
         dom = "; ".join(x for x in (r.get("stated_domain", ""), r.get("checked_domain", "")) if x) or "-"
-        out.append(f"| `{r['id']}` | {_cell(r['ref'])} | {_cell(r['title'])} | {r['status']} | {r.get('own_status', '')} "
-                   f"| {r.get('weakest', '') if r.get('weakest') != r['id'] else '-'} | {_cell(dom)} "
-                   f"| {_cell(r['method'])} | {_cell(r['evidence'])} | {_cell(r['control'])} "
-                   f"| {_cell(', '.join(r['uses'])) or '-'} |")
-    errata = [r for r in recs if r["status"] == "erratum" or r.get("erratum")]
+        out.append(f"| `{r['id']}` | {_cell(r['ref'])} | {_cell(r['title'])} | {_cell(R.claim_line(r))} "
+                   f"| {r.get('own_status', '')} | {r.get('weakest', '') if r.get('weakest') != r['id'] else '-'} "
+                   f"| {_cell(dom)} | {_cell(r['method'])} | {_cell(', '.join(r['uses'])) or '-'} |")
+    out += ["", "## Proof steps", "",
+            "Every claim's steps, each with how it was established (its kind), what it states and what it found; "
+            "then what must hold without setting the status (corroborations) and the negative control."]
+    for cid, r in recs.items():
+        own = {i: labels[(cid, i)] for i in range(len(r.get("steps", ()))) if (cid, i) in labels}
+        out += ["", f"### `{cid}`: {_md(r['title'])}", "", f"{_md(r['ref'])}. Status: {R.claim_line(r)}.", ""]
+        if r["status"] == "open":
+            out.append(f"Why open: {_md(r.get('evidence', ''))}")
+        if r.get("printed_steps"):
+            out += ["As printed (fails):"] + _steps_md(r["printed_steps"]) + ["", "Corrected (passes):"]
+        out += _steps_md(r.get("steps", ()), own)
+        if r.get("corroborations"):
+            out += ["", "Corroboration (must hold; does not set the status):"] + _steps_md(r["corroborations"])
+        if r.get("control_steps"):
+            verdict = "rejected" if r.get("control_rejected") else "**NOT rejected**"
+            out += ["", f"Negative control ({verdict}):"] + _steps_md(r["control_steps"])
+    out += ["", "## Argued and cited steps", ""]
+    if labels:
+        for (cid, i), lab in sorted(labels.items(), key=lambda kv: (kv[1][0], int(kv[1][1:]))):
+            out.append(step_markdown(recs[cid]["steps"][i], lab) + f" (`{cid}`)")
+    else:
+        out.append("None: every step of the records was established by a machine.")
+    used = sorted({k for r in recs.values() for s in r.get("steps", ()) for k in s.get("software", ())},
+                  key=lambda k: list(R.SOFTWARE).index(k) if k in R.SOFTWARE else 99)
+    out += ["", "## Software trusted", ""] + [f"- {s['label']} {s['version'] or '(not installed here)'}"
+                                             for s in R.software(used)]
+    errata = [r for r in recs.values() if r["status"] == "erratum" or r.get("erratum")]
     out += ["", "## Errata", ""]
     if errata:
         for r in errata:
-            note = _cell(r.get("erratum") or r["evidence"])
-            out.append(f"- `{r['id']}` ({_cell(r['ref'])}, status {r['status']}): {note}")
+            note = _cell(r.get("erratum") or r["title"])
+            out.append(f"- `{r['id']}` ({_cell(r['ref'])}, status {R.claim_line(r)}): {note} (its printed and "
+                       "corrected steps are under *Proof steps*)")
     else:
         out.append("None found among the registered claims.")
     out += ["", "## Dependency graph", "", "![dependency graph](dependencies.png)", "",
@@ -412,11 +492,14 @@ def render_markdown(records) -> str:
 
 
 def report_data(records) -> dict:
-    """report.json as a dict (no timings; registry order)."""
+    """report.json as a dict (no timings; registry order): the records with their steps, the coverage with each
+    result's status line and trust base, the software trusted with versions."""
     nodes, edges, unresolved = dependency_graph(records)
-    return {"paper": "arXiv:2406.03072", "counts": counts(records), "claims": [_rec(r) for r in records],
-            "coverage": coverage(records), "graph": {"nodes": nodes, "edges": [list(e) for e in edges],
-                                                     "unresolved_uses": unresolved}}
+    recs = R.by_id(records)
+    used = sorted({k for r in recs.values() for s in r.get("steps", ()) for k in s.get("software", ())})
+    return {"paper": "arXiv:2406.03072", "counts": counts(records), "claims": list(recs.values()),
+            "coverage": coverage(records), "software": R.software(used),
+            "graph": {"nodes": nodes, "edges": [list(e) for e in edges], "unresolved_uses": unresolved}}
 
 
 def write_report(records, out_dir, workers: int | None = None) -> list[Path]:

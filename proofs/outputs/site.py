@@ -6,11 +6,14 @@ r"""The blueprint web site (`l2g all`, step "site"): every claim of the registry
   the dependency graph of every registered claim (inline SVG, one node per claim linking to its page, an
   edge for every `uses`), the coverage table of the paper's numbered results (Lemmas 1-16, Theorems 1-11,
   Remarks 1-5, Figures 1-6), the errata (printed form next to corrected form), the figures and notebooks;
-- ``claims/<id>.html``: one page per claim: paper label, title, status and what it means, the statement as
-  mathematics, the derived expressions of the derivations-document sections that back it, the check's
-  method, evidence and negative control, the stated and checked domains (when the records carry them),
-  the claims it uses and those that use it, the focus graph of its ancestors and descendants, the figures
-  that show it and the notebook that walks through it;
+- ``claims/<id>.html``: one page per claim: paper label, title, status line and what it means, the statement
+  as mathematics, its proof steps by kind (what each states, as MathML, what it found, how and where; the
+  argued steps in full, the cited ones with their reference), the corroborations and the negative control, for
+  an erratum the printed form's steps beside the corrected form's, its trust base (the claims it rests on, the
+  steps per kind, the software trusted with versions, every argued and cited step), the stated and checked
+  domains, the claims it uses and those that use it, the focus graph of its ancestors and descendants, the
+  derived expressions of the derivations-document sections that back it, the figures that show it and the
+  notebook that walks through it;
 - ``style.css`` and ``figures/*.png`` (copied from ``<out_dir>/figures`` when the figures were rendered).
 
 The pages are static HTML5 with no script, no server and nothing fetched: they open from ``file://`` URLs.
@@ -18,16 +21,15 @@ LaTeX is converted to MathML at build time (latex2mathml) and rendered by the br
 graph layout is computed here (layers along the `uses` edges, Sugiyama style; no graphviz). Output is
 deterministic: two builds of the same records are byte-identical, whatever folder they are written to.
 
-Statuses are shown on the ladder proved > certified > sampled > experiment > erratum > open > failed;
-``verified`` (today's records) is the legacy name of ``sampled`` and is coloured like it. Record fields
-the lead is adding (``own_status``, ``stated_domain``, ``checked_domain``, ``weakest``) are shown when
-present and are otherwise absent from the page.
+Statuses are shown on the ladder proved > certified > sampled > experiment > erratum > open > failed, with
+the record's status line (`proofs.outputs.records`: the one rule of every output); ``verified`` (old records)
+is the legacy name of ``sampled`` and is coloured like it. Record fields a record lacks (``own_status``,
+``stated_domain``, ``checked_domain``, ``weakest``) are absent from the page. Nothing is parsed out of text: the
+steps are data, their mathematics is the LaTeX inside ``$...$`` of each step's statement.
 """
 from __future__ import annotations
 
-import ast
 import html
-import json
 import os
 import re
 import shutil
@@ -37,6 +39,9 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from local2global.proofs._registry import resolve_uses
+from local2global.proofs.outputs import records as RD
 
 #: the site's folder inside the output directory (build/site/)
 SITE_DIR = "site"
@@ -48,11 +53,9 @@ LEGACY = {"verified": "sampled"}
 #: status of a registered claim that has no record in the build (e.g. a run restricted with --only)
 NOT_RUN = "not run"
 
-COLOURS = {"proved": "#1b5e20", "certified": "#43a047", "sampled": "#c5d66b", "experiment": "#3d7fd1",
-           "erratum": "#f28e2b", "open": "#cbc3df", "failed": "#d32f2f", NOT_RUN: "#ffffff",
-           "uncovered": "#ffffff"}
+COLOURS = RD.COLOURS
 #: text colour on each fill (contrast)
-INK = {"proved": "#ffffff", "certified": "#ffffff", "experiment": "#ffffff", "failed": "#ffffff"}
+INK = RD.INK
 
 MEANINGS = {
     "proved": "established on the whole stated domain by an exact symbolic argument (SymPy decides it), "
@@ -241,6 +244,14 @@ class Renderer:
         out.append(_esc(tail))
         return "".join(out)
 
+    def text(self, s: str, where: str = "") -> str:
+        """Text with LaTeX mathematics inside $...$ (a step's statement, an argument, a form): the text escaped as
+        it is, the mathematics as MathML; with unbalanced $ the whole string is text (and a problem)."""
+        pieces = RD.split_math(s)
+        if len(pieces) == 1 and not pieces[0][0] and "$" in s:
+            self.problems.append(f"{where}: unbalanced $ in {s!r}")
+        return "".join(self.math(t, where=where) if is_math else _esc(t) for is_math, t in pieces)
+
     def fragment(self, tex: str, where: str = "") -> str:
         """HTML for the LaTeX of the derivations document (`document`): align* and centred displays, \\paragraph,
         itemize lists, \\noindent, text-mode escapes and inline math."""
@@ -287,169 +298,6 @@ class Renderer:
 
 
 # ---------------------------------------------------------------------------------------------
-# Prose: evidence, controls and domains as a reader would want them (no Python repr)
-# ---------------------------------------------------------------------------------------------
-
-_OPEN, _CLOSE = "([{", ")]}"
-
-
-def _matching(s: str, i: int) -> int:
-    """Index of the bracket closing s[i] (quotes respected), or -1."""
-    depth, quote = 0, ""
-    for j in range(i, len(s)):
-        ch = s[j]
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"" and (j == 0 or not s[j - 1].isalnum()):
-            quote = ch
-        elif ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth -= 1
-            if depth == 0:
-                return j
-    return -1
-
-
-def _plain(v, nested: bool = False) -> str:
-    """A Python value (from a repr inside an evidence string) as plain text."""
-    if isinstance(v, dict):
-        if v and all(isinstance(x, tuple) and len(x) == 2 for x in v.values()):
-            # a box: name -> (lower, upper)
-            body = " \u00d7 ".join(f"{k} \u2208 [{_plain(a, True)}, {_plain(b, True)}]" for k, (a, b) in v.items())
-        else:
-            body = ", ".join(f"{k}: {_plain(x, True)}" for k, x in v.items())
-        return f"({body})" if nested else body
-    if isinstance(v, (list, tuple, set, frozenset)):
-        items = sorted(v, key=str) if isinstance(v, (set, frozenset)) else list(v)
-        body = ", ".join(_plain(x, True) for x in items)
-        return f"({body})" if len(items) != 1 else body
-    return str(v)
-
-
-def _unrepr(s: str) -> str:
-    """Replace Python literal reprs carrying strings ({'a': 'b'}, ['x', 'y'], ('p', 'q')) by plain text."""
-    out, i = [], 0
-    while i < len(s):
-        ch = s[i]
-        if ch in "{[(":
-            j = _matching(s, i)
-            if j > i:
-                seg = s[i:j + 1]
-                if "'" in seg or '"' in seg or ch == "{":
-                    try:
-                        val = ast.literal_eval(seg)
-                    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                        val = None
-                    if isinstance(val, (dict, list, tuple, set)) and (ch == "{" or "'" in seg or '"' in seg):
-                        out.append(_plain(val))
-                        i = j + 1
-                        continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-#: the reader formatter, shared with the derivations document (`document.reader`)
-unrepr = _unrepr
-
-
-_SYMBOLS = ((">=", "\u2265"), ("<=", "\u2264"), ("!=", "\u2260"), ("+/-", "\u00b1"), ("->", "\u2192"))
-
-
-def _expr_text(s: str) -> str:
-    """SymPy's str() notation made readable (still text): Abs, sqrt, oo, Eq, comparison operators."""
-    s = re.sub(r"\bEq\(([^(),]*), ([^(),]*)\)", r"\1 = \2", s)
-    s = re.sub(r"\bAbs\(([^()]*)\)", r"|\1|", s)
-    s = re.sub(r"\bsqrt\((\w+)\)", "\u221a\\1", s)
-    s = re.sub(r"\bsqrt\(", "\u221a(", s)
-    s = re.sub(r"(?<![\w.])oo(?!\w)", "\u221e", s)
-    for a, b in _SYMBOLS:
-        s = s.replace(a, b)
-    return s
-
-
-def _inline_prose(s: str) -> str:
-    """One run of prose as HTML: reprs flattened, `code` spans, x**n as superscripts."""
-    s = _expr_text(_unrepr(s))
-    parts = re.split(r"`([^`]+)`", s)
-    out = []
-    for k, p in enumerate(parts):
-        if k % 2:
-            out.append("<code>%s</code>" % _esc(p))
-            continue
-        e = _esc(p)
-        e = re.sub(r"\*\*(\([^()]*\)|-?\d+(?:\.\d+)?|-?\w+)", r"<sup>\1</sup>", e)
-        out.append(e)
-    return "".join(out)
-
-
-def _split_top(s: str, sep: str = "; ") -> list[str]:
-    """Split at `sep` outside brackets."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(s):
-        ch = s[i]
-        if ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth = max(0, depth - 1)
-        elif depth == 0 and s.startswith(sep, i):
-            parts.append(s[start:i])
-            i += len(sep)
-            start = i
-            continue
-        i += 1
-    parts.append(s[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
-split_top = _split_top
-
-
-def prose(s: str) -> str:
-    """An evidence or control string as HTML: one item per '; '-separated finding (a list when there
-    are several), Python reprs flattened, verdicts ('rejected', 'NOT rejected') marked."""
-    s = " ".join(str(s).split())
-    if not s:
-        return '<p class="none">none recorded</p>'
-    verdict = ""
-    m = re.match(r"(NOT rejected|rejected): ", s)
-    if m:
-        ok = m.group(1) == "rejected"
-        verdict = '<span class="verdict %s">%s</span> ' % ("good" if ok else "bad",
-                                                            "rejected" if ok else "NOT rejected")
-        s = s[m.end():]
-    m = re.match(r"printed form fails \(", s)
-    if m:
-        j = _matching(s, m.end() - 1)
-        if j > 0 and s.startswith("; corrected form: ", j + 1):
-            printed, corrected = s[m.end():j], s[j + 1 + len("; corrected form: "):]
-            return (verdict + '<p><span class="verdict bad">printed form fails</span></p>' + _items(printed)
-                    + '<p><span class="verdict good">corrected form</span></p>' + _items(corrected))
-    return (("<p>%s</p>" % verdict) if verdict else "") + _items(s)
-
-
-def _items(s: str) -> str:
-    parts = _split_top(s)
-    if len(parts) <= 1:
-        return "<p>%s</p>" % _inline_prose(s)
-    return "<ul>%s</ul>" % "".join("<li>%s</li>" % _inline_prose(p) for p in parts)
-
-
-def value_html(v) -> str:
-    """A record field of any shape (string, mapping, list) as HTML."""
-    if isinstance(v, str):
-        return prose(v)
-    if isinstance(v, dict):
-        return "<dl>%s</dl>" % "".join("<dt>%s</dt><dd>%s</dd>" % (_esc(k), value_html(x))
-                                       for k, x in v.items())
-    if isinstance(v, (list, tuple)):
-        return "<ul>%s</ul>" % "".join("<li>%s</li>" % value_html(x) for x in v)
-    return "<p>%s</p>" % _esc(v)
-
-
-# ---------------------------------------------------------------------------------------------
 # The claims and their `uses` edges
 # ---------------------------------------------------------------------------------------------
 
@@ -477,10 +325,6 @@ class Item:
         return v if v not in (None, "", [], {}) else None
 
 
-def _rec(r) -> dict:
-    return r.as_dict() if hasattr(r, "as_dict") else dict(r)
-
-
 def page_name(cid: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", cid) + ".html"
 
@@ -490,10 +334,7 @@ def gather(records, claims=None) -> list[Item]:
     if claims is None:
         from local2global.proofs import select
         claims = select()
-    recs = {}
-    for r in records.values() if isinstance(records, dict) else records:
-        d = _rec(r)
-        recs[str(d["id"])] = d
+    recs = RD.by_id(records)
     items = []
     for c in claims:
         items.append(Item(c.id, c.ref, c.title, c.statement, tuple(c.uses), c.section, recs.get(c.id), c))
@@ -511,8 +352,8 @@ def gather(records, claims=None) -> list[Item]:
 
 
 def resolve(use: str, items: list[Item]) -> list[str]:
-    """Claims a `uses` entry names: exact id, id prefix ("lemma5" -> "lemma5.*"), or paper reference."""
-    return [it.id for it in items if it.id == use or it.id.startswith(use + ".") or it.ref == use]
+    """Claims a `uses` entry names (`_registry.resolve_uses`, the one resolver)."""
+    return resolve_uses(use, [it.id for it in items])
 
 
 def edges_of(items: list[Item]) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
@@ -948,6 +789,24 @@ figcaption { font-size: 0.85em; color: #444; }
 section.derivation { border: 1px solid #e0e0d8; background: #fff; padding: 0.3em 1em 0.8em; margin: 0.8em 0; }
 ul.links { padding-left: 1.2em; }
 .nowrap { white-space: nowrap; }
+.statusline { font-size: 0.9em; }
+ul.steps { padding-left: 1.1em; }
+ul.steps li { margin: 0.35em 0; }
+.step .kind { font-family: "DejaVu Sans Mono", monospace; font-size: 0.82em; font-weight: bold; padding: 0 0.35em;
+              border-radius: 3px; background: #e4e8ec; }
+.step.kind-argued .kind { background: #fde7c8; }
+.step.kind-cited .kind { background: #e6dcf3; }
+.step.kind-interval .kind { background: #d5ecd4; }
+.step.kind-exact .kind, .step.kind-kernel .kind { background: #c9e2c8; }
+.step.kind-sampled .kind { background: #eef3c9; }
+.step .how { color: #555; font-size: 0.88em; }
+.step .found { color: #333; }
+.step .argument { margin: 0.25em 0 0.2em 0.8em; border-left: 3px solid #f0c890; padding-left: 0.6em; }
+.step .legacy { font-family: "DejaVu Sans Mono", monospace; font-size: 0.85em; }
+table.trust td, table.trust th { text-align: center; }
+details { margin: 0.3em 0; border: 1px solid #e0e0d8; background: #fff; padding: 0.2em 0.6em; }
+details summary { cursor: pointer; }
+table.errata td { width: 50%; }
 .legendstrip .badge { margin-right: 0.3em; }
 """
 
@@ -1020,6 +879,8 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
 
     items = gather(records, claims)
     by_id = {it.id: it for it in items}
+    recs = {it.id: it.record for it in items if it.record}
+    labels = RD.numbered_steps(recs)
     edges, unresolved = edges_of(items)
     users, used = defaultdict(list), defaultdict(list)
     for s, d in edges:
@@ -1081,6 +942,9 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
         parts.append('<p>%s <code>%s</code> &mdash; %s</p>' % (
             badge(it.status), _esc(it.id), _esc(MEANINGS.get(it.status, MEANINGS.get(rung(it.status),
                                                                                "status not on the ladder")))))
+        if it.record:
+            parts.append('<p class="statusline">Status line: <b data-claim="%s">%s</b></p>'
+                         % (_esc(it.id), _esc(RD.claim_line(it.record))))
         facts = []
         own = it.field("own_status")
         if own is not None:
@@ -1096,23 +960,26 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
         parts.append("<h2>Statement</h2>")
         parts.append('<div class="statement">%s</div>' % (R.mixed(it.statement, where) if it.statement
                                                           else '<span class="none">no statement recorded</span>'))
-        parts.append("<h2>The check</h2>")
-        rows = []
+        note = it.field("erratum") or (getattr(it.claim, "erratum", "") if it.claim is not None else "")
+        if it.status == "erratum" or note:
+            parts.append('<h2 id="erratum">Erratum</h2>')
+            parts.append(_erratum_html(it, note, R))
+        parts.append("<h2>Proof steps</h2>")
         if it.record:
-            rows.append(("method", "<p>%s</p>" % _inline_prose(it.record.get("method", ""))))
-            rows.append(("evidence", prose(it.record.get("evidence", ""))))
-            rows.append(("negative control", prose(it.record.get("control", ""))))
+            parts.append(_record_html(it, R, labels))
         else:
-            rows.append(("record", '<p class="none">%s</p>' % _esc(MEANINGS[NOT_RUN])))
+            parts.append('<p class="none">%s</p>' % _esc(MEANINGS[NOT_RUN]))
+        rows = []
         for name, label in (("stated_domain", "stated domain"), ("checked_domain", "checked domain")):
             v = it.field(name)
             if v is not None:
-                rows.append((label, value_html(v)))
-        parts.append('<dl class="fields">%s</dl>' % "".join("<dt>%s</dt><dd>%s</dd>" % r for r in rows))
-        note = it.field("erratum") or (getattr(it.claim, "erratum", "") if it.claim is not None else "")
-        if it.status == "erratum" or note:
-            parts.append("<h2>Erratum</h2>")
-            parts.append(_erratum_html(it, note, R))
+                rows.append((label, "<p>%s</p>" % _esc(v)))
+        if rows:
+            parts.append('<dl class="fields">%s</dl>' % "".join("<dt>%s</dt><dd>%s</dd>" % r for r in rows))
+        if it.record:
+            parts.append("<h2>Trust base</h2>")
+            trust = it.record.get("trust") or RD.trust_of(recs, [it.id])
+            parts.append(trust_html(trust, RD.claim_line(it.record), by_id, "", R, labels, recs))
         parts.append("<h2>Dependencies</h2>")
         ups = [by_id[x] for x in used[it.id]]
         downs = [by_id[x] for x in users[it.id]]
@@ -1164,44 +1031,131 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
 
 
 def _erratum_html(it: Item, note: str, R: Renderer) -> str:
+    """An erratum: the note, then the form printed in the paper beside the corrected form (as the check compares
+    them, through the LaTeX printer of forms), each above the steps of its check (the printed form's fail, the
+    corrected form's pass)."""
+    from local2global.proofs.outputs.document import forms
+
+    where = f"erratum {it.id}"
     out = []
     if note:
-        out.append("<p>%s</p>" % _inline_prose(note))
-    cl = it.claim
-    forms = []
-    if cl is not None:
-        for label, make in (("printed in the paper", getattr(cl, "printed", None)),
-                            ("corrected", getattr(cl, "corrected", None))):
-            if make is None:
-                continue
-            try:
-                forms.append((label, _form_html(make(), R, f"erratum {it.id}")))
-            except Exception as ex:             # noqa: BLE001 - a form that cannot be built is reported
-                forms.append((label, '<p class="none">could not build the form (%s)</p>' % _esc(type(ex).__name__)))
-    if forms:
-        out.append('<table class="errata"><tr>%s</tr><tr>%s</tr></table>' % (
-            "".join("<th>%s</th>" % _esc(lbl) for lbl, _ in forms), "".join("<td>%s</td>" % b for _, b in forms)))
+        out.append("<p>%s</p>" % _esc(note))
+    shown = forms.claim_forms(it.claim) if it.claim is not None else []
+    rec = it.record or {}
+    steps_of = {"As printed in the paper": rec.get("printed_steps", []),
+                "Corrected": rec.get("steps", []) if rec.get("printed_steps") else []}
+    if shown:
+        heads, cells = [], []
+        for heading, rows, why in shown:
+            verdict = {"As printed in the paper": "fails", "Corrected": "passes"}.get(heading, "") if rec else ""
+            heads.append("<th>%s%s</th>" % (_esc(heading), (' <span class="verdict %s">%s</span>' % (
+                "bad" if verdict == "fails" else "good", verdict)) if verdict else ""))
+            body = (_form_html(rows, R, where) if rows is not None else '<p class="none">%s</p>' % _esc(why))
+            if steps_of.get(heading):
+                body += "<h4>Steps of its check</h4>" + _steps_html(steps_of[heading], R, where)
+            cells.append("<td>%s</td>" % body)
+        out.append('<table class="errata"><tr>%s</tr><tr>%s</tr></table>' % ("".join(heads), "".join(cells)))
     return "".join(out)
 
 
-def _form_html(form, R: Renderer, where: str) -> str:
-    """A claim's printed / corrected form: SymPy as MathML, mappings as a list, procedures named."""
-    import sympy as sp
-    from local2global.symbolic.latex import latex
+def _form_html(rows, R: Renderer, where: str) -> str:
+    """A form's rows (`document.forms.form_rows`: text with $...$ mathematics) as a definition list."""
+    if len(rows) == 1 and not rows[0][0]:
+        return "<p>%s</p>" % R.text(rows[0][1], where)
+    return '<dl class="fields">%s</dl>' % "".join("<dt>%s</dt><dd>%s</dd>" % (R.text(k, where), R.text(v, where))
+                                                  for k, v in rows)
 
-    def one(x) -> str:
-        if isinstance(x, (sp.Basic, sp.MatrixBase)):
-            return '<div class="display">%s</div>' % R.math(latex(x), display=True, where=where)
-        if callable(x):
-            return '<p class="none">a procedure (see the claim\'s check in the source)</p>'
-        return "<p>%s</p>" % _inline_prose(x if isinstance(x, str) else _plain(x))
 
-    if isinstance(form, dict):
-        return '<dl class="fields">%s</dl>' % "".join(
-            "<dt>%s</dt><dd>%s</dd>" % (_esc(k), one(v)) for k, v in sorted(form.items(), key=lambda kv: str(kv[0])))
-    if isinstance(form, (list, tuple)):
-        return "".join(one(x) for x in form)
-    return one(form)
+# ---------------------------------------------------------------------------------------------
+# Records: steps, controls and trust bases (the one HTML printer of records)
+# ---------------------------------------------------------------------------------------------
+
+def step_html(s: dict, R: Renderer, where: str, label: str = "", brief: bool = False) -> str:
+    """One step (a dict of `Step.as_dict`) as a list item: its kind, what it states (mathematics as MathML), what
+    it found, how and where; an argued step's whole argument, a cited step's reference. A legacy step (made from
+    an unstructured record) is its text, escaped, in a span of class `legacy`."""
+    cls = "step kind-%s%s%s" % (s["kind"], " legacy" if s.get("legacy") else "", "" if s.get("ok", True) else " fails")
+    states = ('<span class="legacy">%s</span> <span class="note">(recorded as one line of text)</span>'
+              % _esc(s["states"])) if s.get("legacy") else R.text(s["states"], where)
+    out = ['<li class="%s"><span class="kind">%s%s</span> %s' % (cls, _esc(s["kind"]), (" " + _esc(label)) if label
+                                                              else "", states)]
+    vals = "; ".join(_esc(f"{k} = {v}" if k else v) for k, v in s.get("values", ()))
+    if vals:
+        out.append(' <span class="found">(found: %s)</span>' % vals)
+    if s["kind"] == "cited":
+        out.append(' <span class="reference">[%s]</span>' % _esc(s.get("reference", "")))
+    if not s.get("ok", True):
+        out.append(' <span class="verdict bad">fails</span>')
+    how = RD.how(s)
+    if how:
+        out.append('<div class="how">%s</div>' % _esc(how))
+    if s.get("argument") and brief:
+        out.append(' <span class="note">(argued as in the proof)</span>')
+    elif s.get("argument"):
+        out.append('<div class="argument"><b>Argument.</b> %s</div>' % R.text(s["argument"], where))
+    return "".join(out) + "</li>"
+
+
+def _steps_html(steps, R: Renderer, where: str, labels: dict | None = None, brief: bool = False) -> str:
+    labels = labels or {}
+    return '<ul class="steps">%s</ul>' % "".join(step_html(s, R, where, labels.get(i, ""), brief)
+                                                 for i, s in enumerate(steps))
+
+
+def _record_html(it: Item, R: Renderer, labels: dict) -> str:
+    """A claim's proof: its steps grouped by kind, the corroborations, the negative control."""
+    rec, where = it.record, f"claim {it.id}"
+    out = []
+    if rec.get("status") == "open":
+        out.append("<p><b>Why open.</b> %s</p>" % _esc(rec.get("evidence", "")))
+    steps = rec.get("steps", [])
+    index = {id(s): i for i, s in enumerate(steps)}
+    if rec.get("printed_steps"):
+        out.append('<p class="note">The steps of the corrected form (the printed form\'s failing steps are shown '
+                   'beside them under <a href="#erratum">Erratum</a>).</p>')
+    for kind, group in RD.by_kind(steps):
+        out.append("<h3>%s: %d</h3>" % (_esc(RD.KIND_HEADINGS[kind]), len(group)))
+        out.append('<ul class="steps">%s</ul>' % "".join(
+            step_html(s, R, where, labels.get((it.id, index[id(s)]), "")) for s in group))
+    if rec.get("corroborations"):
+        out.append("<h3>Corroboration (must hold; does not set the status)</h3>")
+        out.append(_steps_html(rec["corroborations"], R, where))
+    if rec.get("control_steps") or rec.get("control"):
+        ok = rec.get("control_rejected", str(rec.get("control", "")).startswith("rejected"))
+        out.append('<h3>Negative control <span class="verdict %s">%s</span></h3>'
+                   % ("good" if ok else "bad", "rejected" if ok else "NOT rejected"))
+        out.append('<p class="note">An altered statement, which the same check must reject.</p>')
+        out.append(_steps_html(rec.get("control_steps", []), R, where, brief=True))
+    return "".join(out)
+
+
+def trust_html(trust: dict, line: str, by_id: dict, prefix: str, R: Renderer, labels: dict, recs: dict) -> str:
+    """A trust base (`records.trust_of`): the status line, the steps per kind over the claims it rests on (linked),
+    the software trusted with versions, every argued step in full and every cited step with its reference."""
+    if not trust:
+        return '<p class="none">no record</p>'
+    counts = trust.get("counts", {})
+    out = ['<p>Status line: <b>%s</b>. What it rests on, like a proof assistant\'s list of axioms: every claim of '
+           'its uses-closure, their steps by kind, the software trusted, and every step no machine checked.</p>'
+           % _esc(line)]
+    out.append('<table class="trust"><tr>%s</tr><tr>%s</tr></table>' % (
+        "".join("<th>%s</th>" % _esc(RD.KIND_WORDS[k]) for k in RD.KINDS),
+        "".join('<td class="num" data-kind="%s">%d</td>' % (k, counts.get(k, 0)) for k in RD.KINDS)))
+    claims = trust.get("claims", [])
+    out.append("<p><b>Rests on %d claim%s:</b> %s</p>" % (len(claims), "" if len(claims) == 1 else "s", ", ".join(
+        '<a href="%s%s">%s</a>' % (prefix, _esc(by_id[c].page), _esc(c)) if c in by_id else "<code>%s</code>" % _esc(c)
+        for c in claims)))
+    out.append("<p><b>Software trusted:</b> %s</p>" % _esc(RD.software_text(trust.get("software", []))))
+    for key, word in (("argued", "Argued steps"), ("cited", "Cited steps")):
+        entries = trust.get(key, [])
+        out.append("<p><b>%s:</b> %s</p>" % (word, len(entries) or "none"))
+        if entries:
+            out.append('<ul class="steps">%s</ul>' % "".join(
+                step_html(e, R, f"trust base: {e['claim']}", RD.step_label(labels, recs, e)).replace(
+                    "</li>", ' <span class="note">(<a href="%s%s">%s</a>)</span></li>' % (
+                        prefix, _esc(by_id[e["claim"]].page) if e["claim"] in by_id else "", _esc(e["claim"])))
+                for e in entries))
+    return "".join(out)
 
 
 def _derivation_sections(items: list[Item], R: Renderer) -> tuple[dict, dict]:
@@ -1278,12 +1232,16 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
     parts.append('<h2 id="legend">Colour legend</h2>' + _legend())
 
     # coverage of the numbered results
-    recs = [it.record for it in items if it.record]
+    recs = {it.id: it.record for it in items if it.record}
+    labels = RD.numbered_steps(recs)
     parts.append('<h2 id="coverage">Coverage of the paper\'s numbered results</h2>')
-    rows = []
-    for row in coverage(recs):
+    parts.append('<p class="note">A result is as strong as its weakest claim (a confrontation with the torch '
+                 'transformer must pass but does not weaken it); its status line names the argued and cited steps '
+                 'of its trust base (<a href="#trust">below</a>).</p>')
+    rows, trusts = [], []
+    for row in coverage(list(recs.values())):
         covering = [by_id[c] for c in row["claims"] if c in by_id]
-        status = max((x.status for x in covering), key=lambda s: (rank(s), s)) if covering else "uncovered"
+        status = row["status"]
         claims_cell = "<br>".join(_claim_link(x, "claims/") for x in covering) or "&ndash;"
         note = row["note"]
         if row["result"].startswith("Figure"):
@@ -1291,11 +1249,22 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
             if figs:
                 note = (note + "; " if note else "") + "rendered: " + ", ".join(figs)
                 claims_cell += "".join(' <a href="figures/%s.png">[%s]</a>' % (_esc(f), _esc(f)) for f in figs)
-        rows.append('<tr id="cov-%s"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
-            _esc(row["result"].replace(" ", "-")), _esc(row["result"]), _esc(row["title"]), _esc(row["where"]),
-            badge(status), claims_cell, _inline_prose(note) if note else ""))
+        anchor = row["result"].replace(" ", "-")
+        line = ('<br><span class="statusline" data-result="%s">%s</span>' % (_esc(row["result"]), _esc(row["status_line"]))
+                if covering else "")
+        rows.append('<tr id="cov-%s"><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s</td><td>%s</td></tr>' % (
+            _esc(anchor), _esc(row["result"]), _esc(row["title"]), _esc(row["where"]),
+            badge(status), line, claims_cell, _esc(note) if note else ""))
+        if row["trust"]:
+            trusts.append('<details id="trust-%s"><summary>%s: %s &mdash; %s</summary>%s</details>' % (
+                _esc(anchor), _esc(row["result"]), _esc(row["title"]), _esc(row["status_line"]),
+                trust_html(row["trust"], row["status_line"], by_id, "claims/", R, labels, recs)))
     parts.append('<table class="coverage"><tr><th>result</th><th>title</th><th>where</th><th>status (weakest)</th>'
                  '<th>claims</th><th>note</th></tr>%s</table>' % "".join(rows))
+    parts.append('<h2 id="trust">Trust base of the numbered results</h2>')
+    parts.append('<p class="note">Open a result for what it rests on: the claims of its uses-closure, their steps by '
+                 'kind, the software trusted with versions, and every argued and cited step.</p>')
+    parts.append("".join(trusts))
     others = [it for it in items if not numbered_results(it.ref)]
     if others:
         parts.append('<p class="note">Claims about unnumbered statements (equations, sections, our own results): %s.</p>'
@@ -1318,9 +1287,12 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
 
     # all claims
     parts.append('<h2 id="claims">All claims</h2>')
-    parts.append('<table class="claims"><tr><th>claim</th><th>reference</th><th>title</th><th>status</th></tr>%s</table>'
-                 % "".join('<tr><td><a href="claims/%s">%s</a></td><td>%s</td><td>%s</td><td>%s</td></tr>'
-                           % (_esc(it.page), _esc(it.id), _esc(it.ref), _esc(it.title), badge(it.status))
+    parts.append('<table class="claims"><tr><th>claim</th><th>reference</th><th>title</th><th>status</th>'
+                 '<th>status line</th></tr>%s</table>'
+                 % "".join('<tr><td><a href="claims/%s">%s</a></td><td>%s</td><td>%s</td><td>%s</td>'
+                           '<td class="statusline" data-claim="%s">%s</td></tr>'
+                           % (_esc(it.page), _esc(it.id), _esc(it.ref), _esc(it.title), badge(it.status), _esc(it.id),
+                              _esc(RD.claim_line(it.record) if it.record else NOT_RUN))
                            for it in items))
 
     parts.append('<h2 id="figures">Figures</h2>')
@@ -1373,16 +1345,6 @@ def write_site(records, out_dir, claims=None) -> list[Path]:
     return [target / rel for rel in sorted(site.files)]
 
 
-def load_records(path) -> list[dict]:
-    """Claim records from report.json ({"claims": [...]}), checks.json (a list) or {"records": [...]}."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if isinstance(data, dict):
-        data = data.get("claims", data.get("records"))
-    if not isinstance(data, list) or not all(isinstance(r, dict) and "id" in r for r in data):
-        raise ValueError(f"{path}: expected a list of claim records (report.json or checks.json)")
-    return data
-
-
 def main(argv=None) -> int:
     """`python -m local2global.proofs.outputs.site [--records FILE] [--out DIR]`: (re)build the site of a
     build folder from its report.json (default: DIR/report.json, DIR = build)."""
@@ -1394,9 +1356,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     path = Path(args.records) if args.records else Path(args.out) / "report.json"
     try:
-        records = load_records(path)
-    except (OSError, ValueError) as ex:
-        print(f"error: cannot read claim records: {ex}", file=sys.stderr)
+        records = RD.load_records(path)
+    except RD.RecordsError as ex:
+        print(f"error: {ex}", file=sys.stderr)
         return 2
     paths = write_site(records, args.out)
     print(f"wrote {len(paths)} files to {Path(args.out) / SITE_DIR} (open index.html)")

@@ -10,15 +10,14 @@ reader; figures numbered as the paper's. Output is deterministic (no dates, no s
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import sympy as sp
+from local2global.proofs.outputs import records as R
 
 from . import figures as F
-from . import reader
+from . import forms, reader
+from . import steps as ST
 from .layout import merge_displays
 from .registry import TOPICS, Block, Section, claims_for, homes, pointers, sections
 
@@ -36,7 +35,7 @@ MEANING = {
     "proved": "exact over the whole stated domain: a SymPy identity or derivation, or an argument whose steps "
               "are proved",
     "certified": "rigorous interval arithmetic (arb) over a stated compact part of the domain",
-    "sampled": "numerical: the number of points, the digits and the region are in the evidence",
+    "sampled": "numerical: the number of points, the digits and the region are given with each step",
     "experiment": "a training run of the full transformer",
     "erratum": "the printed form fails the check, a corrected form passes it (both are shown)",
     "open": "no machine check; the reason is given",
@@ -45,20 +44,15 @@ MEANING = {
 }
 
 
-def _colours():
-    from local2global.proofs.outputs.site import COLOURS, INK       # one palette for the site and the PDF
-    return COLOURS, INK
-
-
 def _status_macros() -> str:
-    colours, ink = _colours()
+    colours, ink = R.COLOURS, R.INK                 # one palette for the site and the PDF
     out = []
     for s in LADDER + (NOT_RUN,):
         key = s.replace(" ", "")
         out.append("\\definecolor{st%s}{HTML}{%s}\\definecolor{ink%s}{HTML}{%s}"
                    % (key, colours.get(s, "#ffffff").lstrip("#").upper(), key,
                       ink.get(s, "#000000").lstrip("#").upper()))
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + ST.MACROS
 
 
 PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
@@ -101,43 +95,15 @@ PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 _ENV = {"Lemma": "lemma", "Theorem": "theorem", "Remark": "remark"}
 
 
-def _statusbox(status: str) -> str:
-    """A coloured box with the status word (the ladder's colours; a status off the ladder is shown as failed)."""
+def _statusbox(status: str, line: str = "") -> str:
+    """A coloured box with the status line (the ladder's colours by the status; a status off the ladder is shown as
+    failed)."""
     key = status if status in LADDER else ("notrun" if status == NOT_RUN else "failed")
-    return "\\statusbox{%s}{%s}" % (key, reader.escape(status))
+    return "\\statusbox{%s}{%s}" % (key, reader.escape(line or status))
 
 
-def _rank(status: str) -> int:
-    return LADDER.index(status) if status in LADDER else len(LADDER)
-
-
-def _rec(r) -> dict:
-    return r.as_dict() if hasattr(r, "as_dict") else dict(r)
-
-
-# ---------------------------------------------------------------------------------------------
-# Records
-# ---------------------------------------------------------------------------------------------
-
-def load_records(path: Path) -> dict[str, dict]:
-    """Records of `l2g check --json` by claim id; accepts a list of records, {"records": [...]} or {id: record}.
-
-    A missing file gives {}; an unreadable one raises ValueError (reported as a usage error).
-    """
-    path = Path(path)
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as ex:
-        raise ValueError(f"cannot read check records {path}: {ex}") from None
-    if isinstance(data, dict) and "records" in data:
-        data = data["records"]
-    if isinstance(data, dict):
-        data = [dict(v, id=k) for k, v in data.items() if isinstance(v, dict)]
-    if not isinstance(data, list):
-        raise ValueError(f"check records {path}: expected a list of records")
-    return {str(r["id"]): r for r in data if isinstance(r, dict) and "id" in r}
+def _record_box(rec: dict | None) -> str:
+    return _statusbox(rec["status"], R.claim_line(rec)) if rec else _statusbox(NOT_RUN)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,7 +111,7 @@ def load_records(path: Path) -> dict[str, dict]:
 # ---------------------------------------------------------------------------------------------
 
 def _title(c) -> str:
-    return reader.prose(c.title)
+    return reader.authored(c.title)
 
 
 def _statement(s: str) -> str:
@@ -163,57 +129,42 @@ def _statement(s: str) -> str:
                    for part in parts)
 
 
-def _evidence_tex(rec: dict) -> str:
-    ev = str(rec.get("evidence", ""))
-    m = re.match(r"printed form fails \((.*)\); corrected form: (.*)$", " ".join(ev.split()))
-    if m:
-        return ("\\fieldname{printed form} fails: %s. \\fieldname{corrected form} passes: %s"
-                % (reader.evidence(m.group(1), 500), reader.evidence(m.group(2), 500)))
-    return "\\fieldname{evidence} " + reader.evidence(ev)
-
-
-def _step(c, rec: dict | None, unit_of: dict, by_id: dict) -> str:
-    status = rec.get("status", NOT_RUN) if rec else NOT_RUN
-    parts = ["\\item %s\\ \\textbf{%s.}\\hfill\\stepid{%s}\\par" % (_statusbox(status), _title(c), reader.escape(c.id))]
+def _step(c, rec: dict | None, unit_of: dict, by_id: dict, labels: dict) -> str:
+    """One claim as a step of a result: its status line, title and id, statement, then its record (`steps`)."""
+    parts = ["\\item %s\\ \\textbf{%s.}\\hfill\\stepid{%s}\\par" % (_record_box(rec), _title(c), reader.escape(c.id))]
     if c.statement:
         parts.append("\\fieldname{statement} %s\\par" % _statement(c.statement))
     if rec:
         small = []
-        if status == "open":
-            small.append("\\fieldname{why open} " + reader.evidence(rec.get("evidence", "")))
-        else:
-            small.append("\\fieldname{method} " + reader.prose(rec.get("method", "")) + ".")
-            small.append(_evidence_tex(rec) + ".")
-            ctl = str(rec.get("control", ""))
-            if ctl and ctl != "n/a":
-                verdict = "rejected" if ctl.startswith("rejected") else "NOT rejected"
-                first = reader.first_finding(ctl)
-                small.append("\\fieldname{negative control} %s%s." % (verdict, (" (" + first + ")") if first else ""))
-        own, weakest = rec.get("own_status", ""), rec.get("weakest", "")
+        if rec["status"] == "open":
+            small.append("\\fieldname{why open} %s.\\par" % reader.authored(rec.get("evidence", "")))
+        small.append(ST.record_tex(rec, labels))
+        weakest = rec.get("weakest", "")
+        own = rec.get("own_status", "")
         if weakest and weakest != c.id and weakest in by_id:
             w = by_id[weakest]
             where = unit_of.get(weakest)
             link = ("\\hyperref[sec:%s]{%s}" % (where, _title(w))) if where else _title(w)
             small.append("\\fieldname{own check} %s; the status is that of its weakest step, %s (%s)."
-                         % (own or status, link, reader.escape(w.ref)))
-        elif own and own != status:
-            small.append("\\fieldname{own check} %s." % own)
+                         % (reader.escape(own or rec["status"]), link, reader.authored(w.ref)))
+        elif own and own != rec["status"]:
+            small.append("\\fieldname{own check} %s." % reader.escape(own))
         for key, label in (("stated_domain", "stated domain"), ("checked_domain", "checked domain")):
             if rec.get(key):
-                small.append("\\fieldname{%s} %s." % (label, reader.prose(str(rec[key]))))
+                small.append("\\fieldname{%s} %s." % (label, reader.authored(str(rec[key]))))
         parts.append("{\\small " + " ".join(small) + "}")
     else:
         parts.append("{\\small \\textit{Not run in this build.}}")
     return "\n".join(parts) + "\n"
 
 
-def _unit_status(claims, records) -> str:
-    statuses = [records.get(c.id, {}).get("status", NOT_RUN) for c in claims]
-    if not statuses:
-        return "uncovered"
-    if all(s == NOT_RUN for s in statuses):
-        return NOT_RUN
-    return max((s for s in statuses if s != NOT_RUN), key=_rank)
+def unit_result(claims, records: dict) -> dict:
+    """The status of a unit (one result of the paper) from the claims shown in it: `records.result_of` (the rule
+    of the report's coverage), `not run` when the build has no record of any of them."""
+    ids = [c.id for c in claims]
+    if ids and not any(i in records for i in ids):
+        return {"status": NOT_RUN, "status_line": NOT_RUN, "trust": {}, "weakest": ""}
+    return R.result_of(records, ids)
 
 
 def _environment(sec: Section, block: Block) -> str:
@@ -249,15 +200,17 @@ def _heading_tex(text: str) -> str:
     return "".join(out)
 
 
-def render_section(sec: Section, block: Block, claims, records: dict, home: dict | None = None, *,
-                   all_claims=None, fig_dir=None, root=None, tex_dir=None) -> str:
+def render_section(sec: Section, block: Block, claims, records, home: dict | None = None, *,
+                   all_claims=None, fig_dir=None, root=None, tex_dir=None, labels: dict | None = None) -> str:
     """The LaTeX fragment of one unit (starts with \\subsection, ends with a newline).
 
-    `claims` are the claims backing the unit (`claims_for`), `records` the check records by id, `home` the unit
-    each claim is shown in (default: computed over every registered unit), `all_claims` the registry (for
-    the names of weakest steps)."""
+    `claims` are the claims backing the unit (`claims_for`), `records` the check records (by id, or a list),
+    `home` the unit each claim is shown in (default: computed over every registered unit), `all_claims` the
+    registry (for the names of weakest steps), `labels` the labels of the argued and cited steps
+    (`records.numbered_steps`, default: computed from `records`)."""
     all_claims = list(all_claims) if all_claims is not None else list(claims)
-    records = records or {}
+    records = R.by_id(records or {})
+    labels = R.numbered_steps(records) if labels is None else labels
     if home is None:
         home = homes(sections(), all_claims)
     by_id = {c.id: c for c in all_claims}
@@ -281,12 +234,12 @@ def render_section(sec: Section, block: Block, claims, records: dict, home: dict
     if fig is not None:
         parts.append(F.figure_tex(fig, fig_dir, root, tex_dir))
     shown = own + elsewhere
-    status = _unit_status(shown, records)
+    result = unit_result(shown, records)
     parts.append("\\paragraph{Proof steps as checked.} ")
     if not shown:
         parts.append("No registered claim backs this result yet.\n")
     else:
-        box = _statusbox(status) if status != "uncovered" else "uncovered"
+        box = _statusbox(result["status"], result["status_line"])
         if len(shown) == 1:
             parts.append("Status: %s, that of its one step.\n" % box)
         else:
@@ -294,13 +247,16 @@ def render_section(sec: Section, block: Block, claims, records: dict, home: dict
                 box, len(shown), "" if not elsewhere else " (%d of them shown elsewhere)" % len(elsewhere)))
         if own:
             parts.append("\\begin{steps}\n")
-            parts.extend(_step(c, records.get(c.id), home, by_id) for c in own)
+            parts.extend(_step(c, records.get(c.id), home, by_id, labels) for c in own)
             parts.append("\\end{steps}\n")
         if elsewhere:
             parts.append("\\noindent{\\small Also backed by: %s.}\\par\n" % "; ".join(
                 "%s %s (shown under \\hyperref[sec:%s]{%s})" % (
-                    _statusbox(records.get(c.id, {}).get("status", NOT_RUN)), _title(c), home[c.id],
+                    _record_box(records.get(c.id)), _title(c), home[c.id],
                     _heading_tex(_heading_of(home[c.id]))) for c in elsewhere))
+        if result.get("trust"):
+            parts.append("\\paragraph{Trust base.} {\\small %s}\\par\n" % ST.trust_tex(
+                result["trust"], records, labels, line=result["status_line"]))
     return "".join(parts)
 
 
@@ -330,16 +286,19 @@ def _front(records: dict, claims, secs) -> str:
 expressions derived from scratch with SymPy (the logit is computed by running the rank-one transformer
 symbolically, the optimal bias by solving the first-order condition, the critical points by solving
 $\nabla L = 0$, the energy by integrating the flow equations), followed by what was computed and by its
-proof steps as a registry of machine checks established them. Each step carries its status on the ladder
-below, the statement that was checked, and the evidence; every check was also run on an altered statement
-(its negative control), which it had to reject. Two results of the paper do not hold as printed; they are
-listed in the Errata with the printed and the corrected form side by side.
+proof steps as a registry of machine checks established them. Each step says how it was established (exact,
+interval arithmetic, sampled, an experiment, argued in prose, or cited), what it states and what it found;
+every check was also run on an altered statement (its negative control), which it had to reject; every result
+lists its trust base: the claims it rests on, the software trusted, and every argued and cited step. Two results
+of the paper do not hold as printed; they are listed in the Errata with the printed and the corrected form side by
+side.
 \end{abstract}
 """]
     out.append("\\section*{How to read this document}\\label{sec:ladder}\\addcontentsline{toc}{section}{How to read this document}\n")
     out.append("Statuses, strongest first. A step's own status is what its check established; its status is the "
                "weakest over its own and those of every step it uses (a theorem is as strong as its weakest "
-               "step). A result's status is the weakest of its steps.\n\n")
+               "step). A result's status is the weakest of its steps. A status line names what a result rests on "
+               "that no machine checked: its argued steps and its cited theorems (``proved, 2 argued steps'').\n\n")
     out.append("\\begin{center}\\small\\begin{tabular}{@{}l p{0.72\\textwidth}@{}}\\toprule\n")
     for s in LADDER:
         out.append("%s & %s\\\\\n" % (_statusbox(s), reader.escape(MEANING[s])))
@@ -358,45 +317,36 @@ listed in the Errata with the printed and the corrected form side by side.
                 unit_of_result[f"{kind} {n}"] = s.id
     recs = list(records.values())
     rows = coverage(recs) if recs else coverage([dict(id=c.id, ref=c.ref, status=NOT_RUN) for c in claims])
-    out.append("\\begin{center}\\small\n\\begin{longtable}{@{}l p{0.50\\textwidth} l l@{}}\n")
+    out.append("\\begin{center}\\small\n\\begin{longtable}{@{}l p{0.42\\textwidth} p{0.26\\textwidth} l@{}}\n")
     out.append("\\caption{The paper's numbered results and their status in this build.}\\label{tab:coverage}\\\\\n")
     out.append("\\toprule Result & Title & Status & Shown in\\\\\\midrule\\endfirsthead\n"
                "\\toprule Result & Title & Status & Shown in\\\\\\midrule\\endhead\n\\bottomrule\\endfoot\n")
     for row in rows:
         st = row["status"] if recs else (NOT_RUN if row["claims"] else "uncovered")
-        box = _statusbox(st) if st in LADDER or st == NOT_RUN else "\\textit{%s}" % reader.escape(
-            "not checkable" if row["note"].startswith("not machine-checkable") else st)
+        box = _statusbox(st, row["status_line"] if recs else st) if st in LADDER or st == NOT_RUN else \
+            "\\textit{%s}" % reader.escape("not checkable" if row["note"].startswith("not machine-checkable") else st)
         unit = unit_of_result.get(row["result"])
         shown = "\\hyperref[sec:%s]{Section~\\ref*{sec:%s}}" % (unit, unit) if unit else ""
-        out.append("%s & %s & %s & %s\\\\\n" % (reader.escape(row["result"]), reader.prose(row["title"]), box, shown))
+        out.append("%% result: %s\n%s & %s & %s & %s\\\\\n" % (row["result"], reader.escape(row["result"]),
+                                                             reader.authored(row["title"]), box, shown))
     out.append("\\end{longtable}\n\\end{center}\n")
     return "".join(out)
 
 
-def _form_tex(x) -> str:
-    """A claim's printed or corrected form for the errata table: formulas as mathematics."""
-    from local2global.symbolic.latex import latex
-    from .sets import conditions_tex
-    if isinstance(x, dict):
-        return "\\newline ".join("%s: %s" % (reader.prose(str(k)), _form_tex(v)) for k, v in
-                                  sorted(x.items(), key=lambda kv: str(kv[0])))
-    if isinstance(x, (list, tuple)):
-        return ", ".join(_form_tex(v) for v in x)
-    if isinstance(x, (set, frozenset)):          # a set of labels: as a set, never Python's repr
-        items = sorted(x, key=str)
-        return "$\\emptyset$" if not items else "\\{" + ", ".join(_form_tex(v) for v in items) + "\\}"
-    if isinstance(x, sp.Basic) and (x.is_Relational or isinstance(x, sp.And)):
-        return "$" + r"$ and $".join(conditions_tex(x)) + "$"
-    if isinstance(x, (sp.Basic, sp.MatrixBase)):
-        return "$\\displaystyle %s$" % latex(x)
-    if callable(x):
-        return "\\textit{a procedure (not a formula)}"
-    return reader.prose(str(x))
+def _forms_tex(rows) -> str:
+    if rows is None:
+        return ""
+    return "\\newline ".join(("%s: %s" % (reader.mixed(k), reader.mixed(v))) if k else reader.mixed(v)
+                             for k, v in rows)
 
 
-def errata_section(records: dict, claims) -> str:
+def errata_section(records, claims, labels: dict | None = None) -> str:
     """The errata: every claim whose printed form failed and whose correction passed (from the records), or,
-    without records, every claim that declares a correction (as not run); printed and corrected side by side."""
+    without records, every claim that declares a correction (as not run). The printed and the corrected form (as
+    the check compares them) side by side, and beside each the steps of its check: those of the printed form
+    fail, those of the corrected form pass."""
+    records = R.by_id(records or {})
+    labels = R.numbered_steps(records) if labels is None else labels
     out = ["\\section{Errata}\\label{sec:errata}\n"]
     if records:
         errata = [c for c in claims if records.get(c.id, {}).get("status") == "erratum"]
@@ -412,27 +362,56 @@ def errata_section(records: dict, claims) -> str:
     for c in errata:
         rec = records.get(c.id)
         title = _bookmarked(_title(c))
-        out.append("\\subsection*{%s: %s}\n" % (reader.escape(c.ref), title))
-        out.append("\\addcontentsline{toc}{subsection}{%s: %s}\n" % (reader.escape(c.ref), title))
-        out.append("\\noindent %s\\ \\stepid{%s}\\par\n" % (_statusbox(rec.get("status", NOT_RUN) if rec else NOT_RUN),
-                                                        reader.escape(c.id)))
+        out.append("\\subsection*{%s: %s}\n" % (reader.authored(c.ref), title))
+        out.append("\\addcontentsline{toc}{subsection}{%s: %s}\n" % (reader.authored(c.ref), title))
+        out.append("\\noindent %s\\ \\stepid{%s}\\par\n" % (_record_box(rec), reader.escape(c.id)))
         if c.erratum:
-            out.append("\\noindent %s\\par\n" % reader.prose(c.erratum))
-        forms = []
-        for label, make in (("As printed in the paper", c.printed), ("Corrected", c.corrected)):
-            if make is None:
-                continue
-            try:
-                forms.append((label, _form_tex(make())))
-            except Exception as ex:                            # noqa: BLE001 - shown, never a crash
-                forms.append((label, "\\textit{could not be built (%s)}" % reader.escape(type(ex).__name__)))
-        if forms:
-            out.append("\\par\\medskip\\noindent\\begin{tabular}{@{}%s@{}}\\toprule\n" %
-                       " ".join(["p{0.47\\textwidth}"] * len(forms)))
-            out.append(" & ".join("\\textbf{%s}" % lbl for lbl, _ in forms) + "\\\\\\midrule\n")
-            out.append(" & ".join(body for _, body in forms) + "\\\\\\bottomrule\n\\end{tabular}\\par\\medskip\n")
-        if rec:
-            out.append("{\\small %s.}\\par\n" % _evidence_tex(rec))
+            out.append("\\noindent %s\\par\n" % reader.authored(c.erratum))
+        shown = forms.claim_forms(c)
+        steps_of = {"As printed in the paper": (rec or {}).get("printed_steps", []),
+                    "Corrected": (rec or {}).get("steps", []) if rec and rec.get("printed_steps") else []}
+        if shown:
+            # one table: the two forms side by side, then their steps row by row (a long table breaks between rows)
+            width = "%.2f\\textwidth" % (0.94 / len(shown))
+            out.append("\\par\\medskip{\\small\\begin{longtable}{@{}%s@{}}\\toprule\n"
+                       % " ".join(["@{}>{\\raggedright\\arraybackslash}p{%s}@{\\hspace{0.03\\textwidth}}" % width]
+                                  * len(shown)))
+            heads = []
+            for heading, _, _ in shown:
+                verdict = {"As printed in the paper": " (fails)", "Corrected": " (passes)"}.get(heading, "") if rec else ""
+                heads.append("\\textbf{%s%s}" % (heading, verdict))
+            out.append(" & ".join(heads) + "\\\\\\midrule\n")
+            out.append(" & ".join("\\fieldname{form} " + (_forms_tex(rows) if rows is not None else
+                                                           "\\textit{%s}" % reader.escape(why))
+                                  for _, rows, why in shown) + "\\\\\n")
+            columns = [steps_of.get(heading, []) for heading, _, _ in shown]
+            if any(columns):
+                out.append(" & ".join("\\fieldname{steps of its check}" if col else "" for col in columns)
+                           + "\\\\\n")
+            for i in range(max(map(len, columns))):
+                out.append(" & ".join(ST.step_tex(col[i]) if i < len(col) else ""
+                                      for col in columns) + "\\\\[0.6ex]\n")
+            out.append("\\bottomrule\n\\end{longtable}}\n")
+        if rec and rec.get("control_steps"):
+            out.append("{\\small %s}\\par\n" % ST.record_tex(dict(rec, steps=[], printed_steps=[], corroborations=[]),
+                                                           labels))
+    return "".join(out)
+
+
+def claims_appendix(records: dict, claims) -> str:
+    """Every registered claim with its reference and its status line (the same as in the report and on the
+    site), in registry order."""
+    out = ["\\section{The claims and their statuses}\\label{sec:claims}\n",
+           "Every claim of the registry with the status line of its record (what it rests on that no machine "
+           "checked is named in it).\n",
+           "\\begin{center}\\small\n\\begin{longtable}{@{}p{0.3\\textwidth} p{0.28\\textwidth} p{0.34\\textwidth}@{}}\n"
+           "\\toprule Claim & Reference & Status\\\\\\midrule\\endfirsthead\n"
+           "\\toprule Claim & Reference & Status\\\\\\midrule\\endhead\n\\bottomrule\\endfoot\n"]
+    for c in claims:
+        rec = records.get(c.id)
+        out.append("%% claim: %s\n\\texttt{%s} & %s & %s\\\\\n" % (c.id, reader.escape(c.id), reader.authored(c.ref),
+                                                                  _record_box(rec)))
+    out.append("\\end{longtable}\n\\end{center}\n")
     return "".join(out)
 
 
@@ -459,10 +438,11 @@ class Document:
     fragments: dict = field(default_factory=dict)
 
 
-def build_document(records: dict | None = None, claims=None, fig_dir=None, tex_dir=None) -> Document:
+def build_document(records=None, claims=None, fig_dir=None, tex_dir=None) -> Document:
     """Build every registered unit (no check is run); `claims` defaults to the registry.
 
-    `records` (claim id -> record dict, as written by `l2g check --json`) give the statuses; `fig_dir` is
+    `records` (`Record`s or their dicts, a list or by id, as `records.load_records` reads them from the
+    checks.json of `l2g check`) give the statuses and the steps; `fig_dir` is
     where `l2g figures` wrote the figures; figure paths are written relative to `tex_dir`, where
     derivations.tex goes (also where the report's dependency graph is looked for).
     """
@@ -470,13 +450,15 @@ def build_document(records: dict | None = None, claims=None, fig_dir=None, tex_d
         from local2global.proofs import select
         claims = select()
     claims = list(claims)
-    records = {k: _rec(v) for k, v in (records or {}).items()}
+    records = R.by_id(records or {})
+    labels = R.numbered_steps(records)
     secs = sections()
     home = homes(secs, claims)
     fragments = {}
     for sec in secs:
         fragments[sec.id] = render_section(sec, sec.build(), claims_for(sec, claims), records, home,
-                                           all_claims=claims, fig_dir=fig_dir, root=tex_dir, tex_dir=tex_dir)
+                                           all_claims=claims, fig_dir=fig_dir, root=tex_dir, tex_dir=tex_dir,
+                                           labels=labels)
     body = []
     for key, heading, where, intro in TOPICS:
         members = [s for s in secs if s.topic == key]
@@ -485,8 +467,15 @@ def build_document(records: dict | None = None, claims=None, fig_dir=None, tex_d
         body.append("\\section{%s}\\label{topic:%s}\n\\noindent{\\small In the paper: %s.}\\par\n%s\n\n"
                     % (reader.escape(heading), key, reader.escape(where), intro))
         body.extend(fragments[s.id] + "\n" for s in members)
-    body.append(errata_section(records, claims))
-    body.append("\\appendix\n\\section{Additional figures}\\label{sec:extra_figures}\n"
+    body.append(errata_section(records, claims, labels))
+    body.append("\\appendix\n")
+    if records:
+        body.append("\\section{Argued and cited steps}\\label{sec:argued}\n"
+                    "Every step of the records that no machine checked: the argued steps with their whole argument, "
+                    "the cited theorems with their reference. The trust bases above name them by these labels.\n"
+                    + ST.argued_and_cited_tex(records, labels))
+        body.append(claims_appendix(records, claims))
+    body.append("\\section{Additional figures}\\label{sec:extra_figures}\n"
                 "Figures that are not in the paper: the basins with attention, which the paper does not state (by "
                 "integration and from our closed form), and the dependency graph of the checks.\n")
     for fig in F.FIGURES:
@@ -503,6 +492,8 @@ def write_document(out_dir, doc: Document):
 
     Each file is written atomically; the document was built in memory before any file is touched.
     """
+    from pathlib import Path
+
     from local2global.numeric.infra.atomic import atomic_write
 
     out_dir = Path(out_dir)

@@ -56,10 +56,11 @@ def run(args) -> int:
         raise UsageError(_pdf.missing_message("run without --pdf"))
 
     from local2global.proofs.outputs import document
+    from local2global.proofs.outputs.records import RecordsError, load_records
     records_path = Path(args.records) if args.records else out / document.RECORDS_NAME
     try:
-        records = document.load_records(records_path)
-    except ValueError as ex:
+        records = load_records(records_path) if records_path.exists() else []
+    except RecordsError as ex:
         raise UsageError(str(ex)) from None
     doc = document.build_document(records, fig_dir=out / "figures", tex_dir=out)   # all in memory first
     make_output_dir(out)

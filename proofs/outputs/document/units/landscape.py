@@ -266,10 +266,10 @@ ARGUMENTS = {
 
 def _arguments(bias: bool, model=M) -> str:
     from local2global.symbolic.latex import name
-    from ..reader import prose
+    from ..reader import authored
     rows = ["\\begin{itemize}\n"]
     for cs in model.critical_sets(bias=bias):
-        rows.append("\\item $%s$: %s\n" % (name(cs.name), ARGUMENTS.get(cs.name) or prose(cs.argument)))
+        rows.append("\\item $%s$: %s\n" % (name(cs.name), ARGUMENTS.get(cs.name) or authored(cs.argument)))
     rows.append("\\end{itemize}\n")
     return "".join(rows)
 
