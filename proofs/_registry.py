@@ -26,6 +26,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
 
 from local2global.proofs._steps import STRENGTHS, Step, method_of, status_line, steps_text, strength_of, trust_base
+# the one resolver of `uses` lives with the step model (the outputs read it without importing the registry)
+from local2global.proofs._steps import resolve_uses as resolve_uses, uses_closure as uses_closure
 
 #: the ladder, strongest first; `verified` (the old single word for every passing check) is gone
 STATUSES = ("proved", "certified", "sampled", "experiment", "erratum", "open", "failed")
@@ -292,27 +294,6 @@ def run_claim(cl: Claim, ctx: Context = Context()) -> Record:
                   corroboration=outcome.corroboration, weakest=cl.id, steps=outcome.all_steps(),
                   printed_steps=printed_steps, control_steps=control.all_steps(), control_rejected=not control.ok,
                   corroborations=outcome.corroboration_steps(), seconds=time.perf_counter() - t0)
-
-
-def resolve_uses(use: str, ids) -> list[str]:
-    """The claim ids a `uses` entry names: an exact id, or an id prefix ("lemma5" -> "lemma5.*"). The one
-    resolver of `uses`: the propagation, the trust base, the report, the document and the site all call it."""
-    return [i for i in ids if i == use or i.startswith(use + ".")]
-
-
-def uses_closure(uses_of: dict, start) -> list[str]:
-    """Every claim id reachable from `start` (an id or ids) along `uses` (`uses_of`: id -> its uses entries),
-    the start included, in the order of `uses_of`. Uses that name no id of `uses_of` are ignored."""
-    todo = [start] if isinstance(start, str) else list(start)
-    seen = set()
-    while todo:
-        cid = todo.pop()
-        if cid in seen or cid not in uses_of:
-            continue
-        seen.add(cid)
-        for u in uses_of[cid]:
-            todo.extend(resolve_uses(u, uses_of))
-    return [i for i in uses_of if i in seen]
 
 
 def closure(claims) -> list[Claim]:

@@ -228,6 +228,29 @@ def steps_text(steps: Iterable[Step], long: bool = False) -> str:
     return "; ".join(step_text(s, long) for s in steps)
 
 
+# --- the uses of a claim -------------------------------------------------------------------------------
+
+def resolve_uses(use: str, ids) -> list[str]:
+    """The claim ids a `uses` entry names: an exact id, or an id prefix ("lemma5" -> "lemma5.*"). The one
+    resolver of `uses`: the propagation, the trust base, the report, the document and the site all call it."""
+    return [i for i in ids if i == use or i.startswith(use + ".")]
+
+
+def uses_closure(uses_of: dict, start) -> list[str]:
+    """Every claim id reachable from `start` (an id or ids) along `uses` (`uses_of`: id -> its uses entries),
+    the start included, in the order of `uses_of`. Uses that name no id of `uses_of` are ignored."""
+    todo = [start] if isinstance(start, str) else list(start)
+    seen = set()
+    while todo:
+        cid = todo.pop()
+        if cid in seen or cid not in uses_of:
+            continue
+        seen.add(cid)
+        for u in uses_of[cid]:
+            todo.extend(resolve_uses(u, uses_of))
+    return [i for i in uses_of if i in seen]
+
+
 # --- the trust base ----------------------------------------------------------------------------------
 
 def software_versions() -> dict[str, str]:

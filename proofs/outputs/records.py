@@ -20,11 +20,11 @@ import functools
 import json
 from pathlib import Path
 
-from local2global.proofs._registry import STATUSES, uses_closure
-from local2global.proofs._steps import KINDS, KIND_WORDS, SOFTWARE, software_versions, status_line, trust_base
+from local2global.proofs._steps import (KINDS, KIND_WORDS, SOFTWARE, STRENGTHS, software_versions, status_line,
+                                        trust_base, uses_closure)
 
-#: statuses a record may carry: the ladder, and `verified`, the old single word for a passing check
-KNOWN_STATUSES = STATUSES + ("verified",)
+#: statuses a record may carry: the strengths, `erratum`, and `verified` (the old single word for a passing check)
+KNOWN_STATUSES = STRENGTHS + ("erratum", "verified")
 #: rank of a status for a numbered result, weakest first (erratum below experiment: a result of the paper that does
 #: not hold as printed is weaker than one supported by experiment only)
 RESULT_RANK = {"failed": 0, "open": 1, "erratum": 2, "experiment": 3, "sampled": 4, "verified": 4, "certified": 5,

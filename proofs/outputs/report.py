@@ -331,7 +331,7 @@ def _cell(text: str) -> str:
 
 def counts(records) -> dict[str, int]:
     """Number of claims per status (every status listed, in the registry's order)."""
-    c = Counter(r["status"] for r in R.by_id(records).values())
+    c = Counter(R.as_dict(r)["status"] for r in records)
     return {s: c.get(s, 0) for s in STATUSES}
 
 

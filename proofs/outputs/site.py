@@ -1242,7 +1242,8 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
     for row in coverage(list(recs.values())):
         covering = [by_id[c] for c in row["claims"] if c in by_id]
         status = row["status"]
-        claims_cell = "<br>".join(_claim_link(x, "claims/") for x in covering) or "&ndash;"
+        claims_cell = "<br>".join(_claim_link(x, "claims/") + (' <span class="note">(confrontation)</span>'
+                                  if x.id in row["confrontations"] else "") for x in covering) or "&ndash;"
         note = row["note"]
         if row["result"].startswith("Figure"):
             figs = figures_for(row["result"], stems)
@@ -1251,7 +1252,7 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
                 claims_cell += "".join(' <a href="figures/%s.png">[%s]</a>' % (_esc(f), _esc(f)) for f in figs)
         anchor = row["result"].replace(" ", "-")
         line = ('<br><span class="statusline" data-result="%s">%s</span>' % (_esc(row["result"]), _esc(row["status_line"]))
-                if covering else "")
+                if covering and row["status_line"] != status else "")
         rows.append('<tr id="cov-%s"><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s</td><td>%s</td></tr>' % (
             _esc(anchor), _esc(row["result"]), _esc(row["title"]), _esc(row["where"]),
             badge(status), line, claims_cell, _esc(note) if note else ""))

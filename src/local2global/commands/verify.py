@@ -73,8 +73,9 @@ def trust_report(selector: str, claims, recs: dict) -> dict:
             "trust": trust}
 
 
-def _wrap(text: str, indent: str) -> str:
-    return textwrap.fill(" ".join(str(text).split()), WIDTH, initial_indent=indent, subsequent_indent=indent)
+def _wrap(text: str, indent: str, more: str = "") -> str:
+    """`text` on lines of at most WIDTH characters, the first indented by `indent`, the others by `indent + more`."""
+    return textwrap.fill(" ".join(str(text).split()), WIDTH, initial_indent=indent, subsequent_indent=indent + more)
 
 
 def format_text(rep: dict) -> str:
@@ -89,13 +90,13 @@ def format_text(rep: dict) -> str:
               f"  steps: {counts_text(t.get('counts', {}))}",
               "  software: " + (", ".join(f"{s['label']} {s['version'] or '(not installed)'}" for s in t["software"])
                                or "none"),
-              _wrap("rests on: " + ", ".join(t.get("claims", [])), "  ")]
+              _wrap("rests on: " + ", ".join(t.get("claims", [])), "  ", "  ")]
     for key, word in (("argued", "argued steps"), ("cited", "cited steps")):
         entries = t.get(key, [])
         lines.append(f"  {word} ({len(entries)})" + (":" if entries else ""))
         for i, e in enumerate(entries, 1):
             ref = f" [{e['reference']}]" if key == "cited" else ""
-            lines.append(_wrap(f"{i}. [{e['claim']}] {e['states']}{ref}", "    "))
+            lines.append(_wrap(f"{i}. [{e['claim']}] {e['states']}{ref}", "    ", "   "))
             if e.get("argument"):
                 lines.append(_wrap(e["argument"], "       "))
     return "\n".join(lines)
