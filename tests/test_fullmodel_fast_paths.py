@@ -15,6 +15,8 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
+from local2global.symbolic.latex import latex
+
 from local2global.numeric.evaluate.landscape import Landscape
 from local2global.numeric.transformer import experiments as X
 from local2global.proofs import claims_40_fullmodel as F
@@ -79,6 +81,7 @@ def test_descent_match_counts_and_reports_as_expanding_every_case():
         for d, signs, bits, n, z in F._descent_curve_logits(orthogonal):
             want = (want[0] + 1, "")
             if sp.expand(z - (F._r**2 * slope.subs(S.w, S.w_neg) * bits[n] + F._cc)) != 0:
-                want = (want[0], f"d = {d}, alpha = {signs}, x = {bits}, n = {n + 1}: logit {z}")
+                want = (want[0], r"at $d = %d$, $\alpha \propto (%s)$, $x = %s$, $n = %d$ the logit is $%s$"
+                        % (d, ", ".join(map(str, signs)), "".join(map(str, bits)), n + 1, latex(z)))
                 break
         assert F._descent_logits_match(slope, orthogonal) == want
