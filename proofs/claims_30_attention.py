@@ -665,12 +665,15 @@ def _station_facts(model) -> tuple:
              for x in printed_lam]
     lam_ok = all(y is not None for y in pairs)
     # strictness: one eigenvalue of each sign whenever p + q != 1 (their product is -(...)^2 (p+q-1)^2)
-    signs = {sp.sign(sp.simplify(x.subs(es, 1) / (p + q - 1))) for x in lam
-             if certified_nonzero(x, "station.lam") or sp.simplify(x) != 0}
-    strict = signs == {1, -1}          # one eigenvalue of each sign, times the factor p + q - 1 != 0
+    # the sign of each nonzero eigenvalue divided by p + q - 1, decided exactly for every e > 0 and (p, q)
+    ratios = [sp.cancel(x / (p + q - 1)) for x in lam if certified_nonzero(x, "station.lam") or sp.simplify(x) != 0]
+    signs = [sign_exact(r) for r in ratios]
+    strict = sorted(s for s in signs if s is not None) == [-1, 1] and len(signs) == 2
     obls = tuple(steps.Obligation("== 0", x - y, label=f"eigenvalue {k}") for k, (x, y) in enumerate(zip(printed_lam, pairs))
                  if y is not None)
-    return lam, derived, lam_ok, strict, obls
+    strict_obls = tuple(steps.Obligation({1: "> 0", -1: "< 0"}[s], r, label=f"eigenvalue/(p+q-1) {k}")
+                        for k, (r, s) in enumerate(zip(ratios, signs)) if s in (1, -1))
+    return lam, derived, lam_ok, strict, obls, strict_obls
 
 
 @claim("thm10.station_class", ref="Remark 5 / Thm 10 (our result)", title="Theta_station: strict saddles",
@@ -683,7 +686,7 @@ def _station_facts(model) -> tuple:
        uses=("thm10.critical_points", "thm9.critical_points", "structure.G_prime"), section=SECTION,
        domain="Theta_station (e != 0); (p, q) in (0,1)^2, p+q != 1")
 def _station(form, ctx):
-    lam, derived, lam_ok, strict, obls = _station_facts(_MA)
+    lam, derived, lam_ok, strict, obls, strict_obls = _station_facts(_MA)
     ok_num, rows = _station_evidence(ctx, form)
     dom = "every e != 0 on the station curve, every (p, q) with p + q != 1"
     out = [steps.exact(r"The eigenvalues of the reduced Hessian on $\Theta_{\mathrm{station}}$ are $0$ and "
@@ -691,7 +694,8 @@ def _station(form, ctx):
                        method="SymPy: the derived eigenvalues against the stated ones, simplified", domain=dom,
                        values={"derived": ", ".join(_tex(x) for x in lam)}, obligations=obls),
            steps.exact(r"One eigenvalue of each sign when $p + q \neq 1$: every point is a strict saddle of $L(e, w, a)$",
-                       strict, method="SymPy: the signs of the eigenvalues divided by p + q - 1", domain=dom),
+                       strict, method="exact signs (normal form) of the eigenvalues divided by p + q - 1", domain=dom,
+                       obligations=strict_obls),
            steps.exact(r"The derived classes of $\Theta_{\mathrm{station}}$ and $\Gamma_{\mathrm{station}}$ are the stated ones",
                        derived == form, method="the classes of the derived critical families", domain=dom,
                        values={k: f"derived {derived.get(k, 'none')}, stated {v}" for k, v in sorted(form.items())})]

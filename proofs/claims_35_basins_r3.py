@@ -469,8 +469,8 @@ def _trichotomy(form, ctx):
     for key in sr3.TRICHOTOMY_CASES:
         stated = form.get(key)
         try:
-            fate, said = sr3.fate_derivation(*key, airy)
-            side, said_side = sr3.S_side_derivation(*key, airy)
+            fate, said, decided = sr3.fate_derivation(*key, airy)
+            side, said_side, decided_side = sr3.S_side_derivation(*key, airy)
         except ValueError as ex:
             out.append(steps.exact(f"{_case_words(key)}: the fate of the descending line", False,
                                    method="SymPy: signs and limits", values={"not derived": str(ex)}))
@@ -482,7 +482,8 @@ def _trichotomy(form, ctx):
         out.append(steps.exact(
             f"{_case_words(key)}: the descending line {_FATE_WORDS[fate]} and the start lies {_SIDE_WORDS[side]}", ok,
             method="SymPy: signs (sign assumptions of beta, Ai(z0), Bi(a_1)) and limits (Bi/Ai -> oo as a symbol)",
-            domain="every start with e0 != 0 in this case", values=vals))
+            domain="every start with e0 != 0 in this case", values=vals,
+            obligations=[steps.Obligation(rel, ex, unit_pq=False, label=lab) for rel, ex, lab in decided + decided_side]))
     bad = []
     for a0 in (Fraction(-1), Fraction(-1, 2), Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 2)):
         with mp.workdps(40):
@@ -692,6 +693,9 @@ def _proof_steps(regimes) -> list:
     U_expr, V_expr = sr3._U_V()
     ids = [steps.Obligation("== 0", sp.expand(facts["dlambda_dt"] + G1 * V_expr), label="dlambda/dt"),
            steps.Obligation("== 0", sp.expand(facts["df_dt"] - 4 * G1 * U_expr * V_expr), label="df/dt")]
+    if "U_on_N_for_a<0" in used:
+        ids += [steps.Obligation("> 0", facts["U_on_N_for_a<0"], unit_pq=False, label="U on N"),
+                steps.Obligation("< 0", facts["yN_minus_yC_for_a<0"], unit_pq=False, label="y_N - y_C")]
     out = [steps.exact("The derived facts the case analysis consults hold", all(
         (facts[k] if isinstance(facts[k], bool) else True) for k in used),
         method="SymPy (r3_facts: signs on the pieces of the w-line, the flow identities, limits in the Airy coordinates)",

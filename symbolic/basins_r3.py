@@ -1240,13 +1240,17 @@ def _limit_text(x) -> str:
     return {sp.oo: "+oo", -sp.oo: "-oo"}.get(x, sp.sstr(x))
 
 
-def fate_derivation(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dict | None = None) -> tuple[str, tuple]:
+_RELATION = {1: "> 0", 0: "== 0", -1: "< 0"}
+
+
+def fate_derivation(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dict | None = None) -> tuple[str, tuple, tuple]:
     r"""The fate of the descending line (z increasing) from (z0, ℓ0), e0 != 0, in the case (z0 > a_1 or not, sign β),
     derived from the linearisation identities (`linearisation`: φ/Ai has derivative βW/Ai^2 with W = 1/π > 0,
     q' = -φ^2, y φ^2 = 2^(2/3) q) and the Airy facts `airy` (keys AIRY_FACTS, True where `r3.airy_facts`
     established them), by the first-event argument (`FIRST_EVENT_ARGUMENT`): the signs and limits it needs are
     computed here with SymPy (sign of (φ/Ai)' and φ/Ai at z0, lim φ/Ai, lim φ/Bi, lim q, sign of φ(a_1)).
-    Returns (fate, the computed facts as sentences); raises ValueError when a needed fact is missing."""
+    Returns (fate, the computed facts as sentences, the signs decided as (relation, expression, label) with the
+    symbols' sign assumptions); raises ValueError when a needed fact is missing."""
     li = (facts or linearisation().expressions)["checks"]
     need = ("phi_over_Ai", "q_prime", "y_phi2", "W_prime", "W_at_0")
     if not all(li.get(k) for k in need):
@@ -1261,11 +1265,12 @@ def fate_derivation(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dic
     beta_ = {1: sp.Symbol("beta", positive=True), -1: sp.Symbol("beta", negative=True), 0: sp.Integer(0)}[beta_sign]
     Ai0 = sp.Symbol("Ai_0", positive=True)                      # Ai(z0) > 0 for z0 > a_1
     W = 1 / sp.pi                                               # W(Ai, Bi) (linearisation: W' = 0, W(0) = 1/π)
-    said = []
+    said, decided = [], []
     if z0_right_of_a1:
         has("Ai>0 on (a1,oo)", "Bi/Ai->oo")
         slope = sp.sign(beta_ * W / Ai0**2)                     # sign of (φ/Ai)' on [z0, oo)
         start = sp.sign(1 / Ai0)                                # φ/Ai at z0, φ(z0) = 1
+        decided += [(_RELATION[int(slope)], beta_ * W / Ai0**2, "(phi/Ai)'"), (_RELATION[int(start)], 1 / Ai0, "phi/Ai(z0)")]
         alpha_at = 1 / Ai0 if beta_sign == 0 else alpha_        # β = 0: φ = αAi with αAi(z0) = 1
         lim_ratio = sp.limit(alpha_at + beta_ * R, R, sp.oo)    # lim φ/Ai = α + β lim Bi/Ai
         said += [f"(phi/Ai)' is {_SIGN_WORD[int(slope)]} on [z0, oo), phi/Ai(z0) = 1/Ai(z0) is {_SIGN_WORD[int(start)]}",
@@ -1273,7 +1278,7 @@ def fate_derivation(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dic
         negative_end = bool((lim_ratio < 0) == sp.true)
         if start > 0 and negative_end:
             said.append("phi/Ai changes sign on (z0, oo): phi has a zero there")
-            return "C", tuple(said)
+            return "C", tuple(said), tuple(decided)
         if not (start > 0 and slope >= 0):
             raise ValueError("the sign of φ on (z0, oo) is not decided")
         said.append("phi/Ai >= phi/Ai(z0) > 0: phi has no zero on (z0, oo)")
@@ -1284,30 +1289,31 @@ def fate_derivation(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dic
                         "q has a root")
             if lim_phi_Bi == 0:
                 raise ValueError("φ/Bi does not keep away from 0")
-            return "axis", tuple(said)
+            return "axis", tuple(said), tuple(decided)
         has("q_S->0")
         qS = sp.Symbol("q_S", real=True)
         lim_q = sp.limit((alpha_at**2 * qS), qS, 0)              # q = α^2 q_S with q_S -> 0
         said.append(f"q = q_S/Ai(z0)^2 -> {_limit_text(lim_q)}, strictly decreasing: q > 0 throughout, no root")
         if lim_q != 0:
             raise ValueError("lim q is not 0 on S")
-        return "S", tuple(said)
+        return "S", tuple(said), tuple(decided)
     # z0 <= a_1 < ... : φ(a_1) = β Bi(a_1) (Ai(a_1) = 0), and beyond a_1 as above
     has("Bi(a1)<0", "Bi/Ai->oo", "Ai>0 on (a1,oo)")
     Bi_a1 = sp.Symbol("Bi_a1", negative=True)
     at_a1 = sp.sign(beta_ * Bi_a1)
+    decided.append((_RELATION[int(at_a1)], beta_ * Bi_a1, "phi(a_1)"))
     said.append(f"phi(a_1) = beta Bi(a_1) is {_SIGN_WORD[int(at_a1)]}, phi(z0) = 1 is positive")
     if at_a1 < 0:
         said.append("phi changes sign on (z0, a_1): a zero")
-        return "C", tuple(said)
+        return "C", tuple(said), tuple(decided)
     if at_a1 == 0:
         said.append("phi(a_1) = 0 with a_1 > z0 (as phi(z0) = 1): a zero")
-        return "C", tuple(said)
+        return "C", tuple(said), tuple(decided)
     lim_ratio = sp.limit(alpha_ + beta_ * R, R, sp.oo)
     said.append(f"on (a_1, oo) phi/Ai is positive just right of a_1 and tends to {_limit_text(lim_ratio)}: a zero")
     if not bool((lim_ratio < 0) == sp.true):
         raise ValueError("no zero of φ is found beyond a_1")
-    return "C", tuple(said)
+    return "C", tuple(said), tuple(decided)
 
 
 def fate_rule(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dict | None = None) -> str:
@@ -1315,11 +1321,12 @@ def fate_rule(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dict | No
     return fate_derivation(z0_right_of_a1, beta_sign, airy, facts)[0]
 
 
-def S_side_derivation(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dict | None = None) -> tuple[int, tuple]:
+def S_side_derivation(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dict | None = None) -> tuple[int, tuple, tuple]:
     r"""sign(e0^2 - y_S(a0)) in the case (z0 > a_1 or not, sign β), derived (G3): β = π Ai(z)(ℓ - ℓ_S(z)) exactly
     (`separatrix`), ℓ_S' = -q_S/Ai^2 with q_S > 0 (q_S' = -Ai^2 and q_S -> 0) and Ai > 0 on (a_1, oo): ℓ_S
     decreases, from +oo at a_1+ (Ai(a_1) = 0, Ai'(a_1) > 0) to -oo (Ai'/Ai -> -oo), so S is the graph of y_S over
-    every a; at fixed a (fixed ℓ), z = ℓ^2 - 2^(-2/3) y decreases as y increases. Returns (side, sentences)."""
+    every a; at fixed a (fixed ℓ), z = ℓ^2 - 2^(-2/3) y decreases as y increases. Returns (side, sentences, the signs
+    decided as (relation, expression, label))."""
     F = facts or separatrix().expressions
     if not (F["checks"]["slope"] and F["checks"]["qS_prime"]):
         raise ValueError("ℓ_S' = -q_S/Ai^2 or q_S' = -Ai^2 is not established")
@@ -1330,16 +1337,18 @@ def S_side_derivation(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: d
         raise ValueError("β is not π Ai (ℓ - ℓ_S)")
     qS, Ai_ = sp.Symbol("q_S", positive=True), sp.Symbol("Ai", positive=True)
     slope = sp.sign(-qS / Ai_**2)                               # sign of ℓ_S'
-    dz_dy = sp.sign(sp.diff(airy_reduction()["z_of"].subs(e, sp.sqrt(y)), y))
+    dz = sp.diff(airy_reduction()["z_of"].subs(e, sp.sqrt(y)), y)
+    dz_dy = sp.sign(dz)
+    decided = ((_RELATION[int(slope)], -qS / Ai_**2, "ell_S'"), (_RELATION[int(dz_dy)], dz, "dz/dy"))
     said = [f"ell_S' = -q_S/Ai^2 is {_SIGN_WORD[int(slope)]}, dz/dy at fixed a is {_SIGN_WORD[int(dz_dy)]}"]
     if not z0_right_of_a1:
         said.append("z0 <= a_1 < z_S(ell0): the start lies above S")
-        return -dz_dy, tuple(said)
+        return -dz_dy, tuple(said), decided
     # sign β = sign(ℓ0 - ℓ_S(z0)) = sign(ℓ_S(z_S) - ℓ_S(z0)) = slope * sign(z_S - z0); z_S - z0 has the sign of
     # dz/dy * (y_S - y0) = -dz/dy * side
     side = int(beta_sign * slope * (-dz_dy))
     said.append(f"beta {_SIGN_WORD[beta_sign]}: e0^2 - y_S(a0) is {_SIGN_WORD[side]}")
-    return side, tuple(said)
+    return side, tuple(said), decided
 
 
 def S_side_rule(z0_right_of_a1: bool, beta_sign: int, airy: dict, facts: dict | None = None) -> int:
