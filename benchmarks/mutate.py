@@ -80,7 +80,7 @@ OPPOSITE = {"global_min": "local_min", "local_min": "global_min", "local_max": "
             "attracting": "repelling", "repelling": "attracting",
             # the fates of the descending line (r3.trichotomy) and the starts Lemma 15 speaks of (lemma15.convergence:
             # the paper's "every start")
-            "axis": "C", "C": "axis", "S": "C", "sampled": "every", "every": "sampled"}
+            "axis": "C", "C": "axis", "sampled": "every", "every": "sampled"}
 
 
 def mutate(form, op: str):
