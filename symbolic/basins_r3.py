@@ -382,7 +382,7 @@ def separatrix() -> Result:
 Z_TAIL = sp.Integer(1)
 #: the references the tail rests on (cited steps of `r3.airy_facts`)
 DLMF_AIRY = {
-    "expansions": "DLMF 9.7.1, 9.7.2, 9.7.3, 9.7.5, 9.7.6, 9.7.7",
+    "expansions": "DLMF 9.7.1-9.7.3, 9.7.5-9.7.7",
     "bounds": "DLMF §9.7(iv)",
 }
 
