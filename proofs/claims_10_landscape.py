@@ -447,7 +447,7 @@ def _remark2(form, ctx):
                                   r"expectations built from the derived $f_1, f_2$")
     rows = [form[i, j].subs(e, 0) for i in (0, 1) for j in (0, 1)]
     factor_e = steps.exact(r"The $e$- and $w$-rows of $M$ vanish at $e = 0$ (they carry a factor $e$)",
-                           all(sp.expand(x) == 0 for x in rows), method="SymPy substitution e = 0", domain="e = 0",
+                           all(sp.expand(x) == 0 for x in rows), method="SymPy substitution e = 0", domain=D_EWB,
                            obligations=[steps.Obligation("== 0", x, label=f"entry {k}") for k, x in enumerate(rows)])
     return _on(Outcome.of(*same.steps, factor_e), D_EWB)
 

@@ -821,6 +821,18 @@ def _lyapunov_step(rate, ctx) -> list[steps.Step]:
                            r"loss $L(\theta, b^\star(\theta))$, equals the printed rate at $\nabla L$").steps
 
 
+def _motion_steps(ctx) -> list[steps.Step]:
+    """The two rates the walk reads its direction from, on the field the flows integrate: dA/dt = ∇A·θ' =
+    -G'(A)|∇A|^2 and dw/dt = -G'(A) ∂_wA (exact; G' has the sign of A - A*, flow.contour_facts)."""
+    gA, field, Gp = _M.grad_A, _M.gradient, _M.G_prime.subs(S.A, _M.A)
+    rates = sp.Matrix([-(gA[0] * field[0] + gA[1] * field[1]), -field[1]])
+    return matrix_identity(rates, sp.Matrix([-Gp * (gA[0] ** 2 + gA[1] ** 2), -Gp * gA[1]]), ctx, "lemma10.rates",
+                           W_BRANCHES_0,
+                           states=r"Along $\dot\theta = -G'(A)\nabla A$: $\dot A = -G'(A)|\nabla A|^2$ and "
+                                  r"$\dot w = -G'(A)\,\partial_w A$, so $A$ moves towards $A^\star$ and $w$ with the sign "
+                                  r"of $-(A - A^\star)\,\partial_w A$ (the sign rule of $G'$)").steps
+
+
 def _walk_rows(walks: dict, reg: int) -> list[tuple[str, str]]:
     return [(f"{'p + q > 1' if reg > 0 else 'p + q < 1'}; {sbasins.datum_words(*c)}",
              lim if isinstance(lim, str) else f"{'; '.join(lim.events)} -> {_class_words(lim.limit_class)}")
@@ -970,7 +982,8 @@ def _lemma10(form, ctx):
     limits and the printed |∇L(θ_lim)| is 0. Corroboration: flows at ctx.flows digits end where the walk of
     their datum says, and dL/dt measured along them."""
     walks = {reg: _walks(reg) for reg in (1, -1)}
-    return Outcome.of(*_lyapunov_step(form[0], ctx), _convergence_step(walks), _lyapunov_consistency_step(walks),
+    return Outcome.of(*_lyapunov_step(form[0], ctx), *_motion_steps(ctx), _convergence_step(walks),
+                      _lyapunov_consistency_step(walks),
                       *_critical_limit_steps(form[1]), *_argued_steps(),
                       corroboration=_lemma10_flows(form[0], ctx),
                       checked_domain="every start in R^2 (exact identity, exhaustive sign data)")
