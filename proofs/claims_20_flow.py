@@ -163,6 +163,11 @@ def _dA_dw_at_0_step(form) -> steps.Step:
                        obligations=[steps.Obligation("== 0", d, unit_pq=False)])
 
 
+#: the published theorem the uniqueness of solutions rests on
+PICARD_LINDELOF = (r"A solution of $\dot\theta = F(\theta)$ with $F$ locally Lipschitz through a given point exists on a "
+                   r"neighbourhood of its time and is unique there.",
+                   "Picard-Lindelof theorem (P. Hartman, Ordinary Differential Equations, Ch. II, Thm 1.1)")
+
 #: the argument behind the invariance of the axes (printed in full in the record)
 UNIQUENESS = (
     r"Solutions of $\dot\theta = -\nabla L(\theta)$ are unique; so the $e$-axis, on which $\partial_w L = 0$, is "
@@ -213,7 +218,8 @@ def _e_axis(form, ctx):
                          count=1, digits=ctx.flows, values={"w at the end": "exactly 0" if res.theta[1] == 0 else mp.nstr(res.theta[1], 3),
                                                             "t at the end": mp.nstr(res.t, 4)})
     return Outcome.of(_dA_dw_at_0_step(form), *same.steps, grad_step, *_lipschitz_steps(),
-                      steps.argued(*UNIQUENESS), corroboration=[corr], checked_domain="the whole e-axis (exact)")
+                      steps.cited(*PICARD_LINDELOF), steps.argued(*UNIQUENESS), corroboration=[corr],
+                      checked_domain="the whole e-axis (exact)")
 
 
 @claim("lemma9.barrier", ref="Sec. 4", title="The e-axis is an energy barrier",
