@@ -345,6 +345,14 @@ def _G_second_printed(scale=1):
     return scale * pi0 * pi1 * d0 * d1 / (pi0 * d0 + pi1 * d1)
 
 
+def _G_second_in_t(form=None):
+    """G'' (the structure's, or `form`) in t0, t1 > 0 with sigma = 1/(1 + t): the expression whose positivity
+    is the strict convexity of G (the obligation of every step that uses G'' > 0)."""
+    t0, t1 = sp.symbols("t0 t1", positive=True)
+    g2 = landscape.structure(CH)["G_second"] if form is None else form
+    return sp.factor(sp.cancel(sp.sympify(g2).subs({landscape.s0: 1 / (1 + t0), landscape.s1: 1 / (1 + t1)})))
+
+
 def _at_c_star(expr_s):
     """An expression in s0 = sigma(c), s1 = sigma(A + c) at the optimal offset c = c*(A)."""
     cs = OPT()["c_star"]
@@ -362,12 +370,11 @@ def _g_convex(form, ctx):
     F_AA - F_Ac^2/F_cc of Hess F written in sigmoids (`structure`), exactly; (3) the form is positive
     for all s0, s1 in (0, 1) (sigma = 1/(1+t), t > 0: a factored expression in positive symbols), and
     s0 = sigma(c*), s1 = sigma(A + c*) lie in (0, 1) for every A."""
-    t0, t1 = sp.symbols("t0 t1", positive=True)
     o1 = identity(bias.G_derivative(2, CH), _at_c_star(form), ctx, "G''",
                   states=r"$d^2G/dA^2$ of $G(A) = F(A, c^\star(A))$, differentiated directly, equals the form at $c^\star$")
     o2 = identity(landscape.structure(CH)["G_second"], form, ctx, "G'' Schur",
                   states=r"The Schur complement $F_{AA} - F_{Ac}^2/F_{cc}$ of $\nabla^2 F$ in sigmoids equals the form")
-    as_t = sp.factor(sp.cancel(sp.sympify(form).subs({landscape.s0: 1 / (1 + t0), landscape.s1: 1 / (1 + t1)})))
+    as_t = _G_second_in_t(form)
     pos = steps.exact(r"The form is positive for all $s_0, s_1 \in (0, 1)$, the values of $\sigma$: with "
                       r"$\sigma = 1/(1 + t)$, $t > 0$, it is a factored expression in positive symbols",
                       bool(as_t.is_positive), method="SymPy sign of the factored expression in t0, t1 > 0",
@@ -670,7 +677,9 @@ def _completeness(space, ctx) -> Outcome:
     found.append(steps.exact(r"$G'' > 0$, so $G'$ vanishes only at $A^\star$ (where it does vanish)",
                              st["G_second_positive"] == sp.true and st["G_prime_at_A_star"] == 0,
                              method="the structure's exact sign of G'' (structure.G_convex) and G'(A*) = 0 (structure.G_prime)",
-                             domain="A in R", uses=("structure.G_convex", "structure.G_prime")))
+                             domain="A in R", uses=("structure.G_convex", "structure.G_prime"),
+                             obligations=[steps.Obligation("> 0", _G_second_in_t()),
+                                          steps.Obligation("== 0", Gp.subs(A, A_STAR))]))
     found += _grad_A_zero_set()
     return Outcome.of(*found)
 
@@ -872,7 +881,8 @@ def _classification(form, space, ctx):
     cls_in = _M._classes
     g0 = sp.cancel(st["G_prime_at_0"] / (p + q - 1))
     found.append(steps.exact(r"$G'' > 0$ (the structure's exact sign)", st["G_second_positive"] == sp.true,
-                             method="structure.G_convex", domain="A in R", uses=("structure.G_convex",)))
+                             method="structure.G_convex", domain="A in R", uses=("structure.G_convex",),
+                             obligations=[steps.Obligation("> 0", _G_second_in_t())]))
     found.append(steps.exact(r"$G'(0)/(p + q - 1) > 0$: $G'(0)$ has the sign of $p + q - 1$", sign_exact(g0) == 1,
                              method="exact sign of the normal form's factors", domain=D_PQ, values={"G'(0)/(p+q-1)": sp.sstr(g0)},
                              obligations=[steps.Obligation("> 0", g0)]))

@@ -504,7 +504,8 @@ def _facts(form, ctx):
          r"$w$-axis and $A \to +\infty$ on the $e$-axis as $|e| \to \infty$", []),
         (("A_star_sign_times_regime",), r"$A^\star$ has the sign of $1 - p - q$: $e^{A^\star} - 1 = (1 - p - q)/(pq)$",
          [steps.Obligation("== 0", sp.exp(A_star) - 1 - (1 - S.p - S.q) / (S.p * S.q))]),
-        (("G_prime_sign_rule",), r"$G'(A)$ has the sign of $A - A^\star$: $G'' > 0$ and $G'(A^\star) = 0$", []),
+        (("G_prime_sign_rule",), r"$G'(A)$ has the sign of $A - A^\star$: $G'' > 0$ and $G'(A^\star) = 0$",
+         [steps.Obligation("== 0", _M.G_prime.subs(S.A, A_star))]),
     ]
     found = [names]
     for keys, states, obl in groups:
