@@ -828,8 +828,8 @@ def _lemma15(form, ctx):
             worst = max([worst] + [abs(x) for x in g])
     n = len(_flows(dps))
     if form["starts"] == "every":
-        from local2global.proofs.claims_35_basins_r3 import _divergent_flow
-        fl = _divergent_flow(dps)
+        from local2global.proofs.claims_35_basins_r3 import divergent_flow
+        fl = divergent_flow(dps)
         n += 1
         conv += fl["status"] == "converged"
         rows.append(("the start near S x [0, oo) (p = q = 9/10)", f"status {fl['status']} at t = {fl['t']}, a = {fl['a']}, "

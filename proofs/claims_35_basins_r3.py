@@ -798,7 +798,7 @@ def _exempt(form, regime, d) -> bool:
 
 
 @lru_cache(maxsize=None)
-def _divergent_flow(dps: int = 40, t_max: int = 30):
+def divergent_flow(dps: int = 40, t_max: int = 30):
     """The flow from a start on S (e0 = sqrt(y_S(0)) to dps + 15 digits, w0 = 1/2, a0 = 0; p = q = 9/10) to t_max."""
     from local2global.numeric.dynamics.flow import ReducedFlow
     from local2global.numeric.evaluate.landscape import Landscape
@@ -856,7 +856,7 @@ def _convergence_check(form, ctx):
         values=[("sign data", f"{n - len(diff)} of {n} agree"),
                 ("exempt on S for p+q > 1", exempt_words["p+q>1"]), ("exempt on S for p+q < 1", exempt_words["p+q<1"])]
         + [("differs", x) for x in diff[:3]], domain="every start in R^3, both regimes"))
-    fl = _divergent_flow()
+    fl = divergent_flow()
     num_ok = fl["follows_S"] and fl["a_inf_decreasing"]
     corr = steps.sampled(
         "A flow started within $10^{-55}$ of $\\mathcal U$ follows $S$ instead of converging, and inside $S$ the "
