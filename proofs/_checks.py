@@ -148,13 +148,7 @@ def _is_zero_exact(expr: sp.Expr) -> bool:
 
 class Undecided(Exception):
     """The normal form cannot decide (an unsupported function, an undecided sign); never a "no". Its message
-    reaches a step's statement: expressions in it are LaTeX inside $...$ (`_tex`), never SymPy's str."""
-
-
-def _tex(x) -> str:
-    """An expression in a message that may reach a step's statement: LaTeX in $...$ (the project's printer)."""
-    from local2global.symbolic.latex import latex
-    return "$%s$" % latex(x)
+    reaches a step's statement: expressions in it are LaTeX inside $...$ (`_steps.tex`), never SymPy's str."""
 
 
 # Pure steps of the normal form, memoised for the life of the process. The printed form of a claim and its
@@ -266,17 +260,17 @@ class NormalForm:
             if isinstance(m, sp.log) and k.is_Rational:
                 out *= self.rw(m.args[0]) ** k
                 if not k.is_Integer:
-                    raise Undecided(f"exp of a fractional multiple of a log: {_tex(t)}")
+                    raise Undecided(f"exp of a fractional multiple of a log: {steps.tex(t)}")
                 continue
             if not k.is_Rational:
-                raise Undecided(f"non-rational coefficient in an exponent: {_tex(t)}")
+                raise Undecided(f"non-rational coefficient in an exponent: {steps.tex(t)}")
             # T = exp(m/d) > 0 needs m real: no logarithm, no root, only real symbols
             if not (m.is_extended_real and not m.has(sp.log) and
                     all(pw.exp.is_Integer for pw in m.atoms(sp.Pow))):
-                raise Undecided(f"exponent term {_tex(t)} not shown real")
+                raise Undecided(f"exponent term {steps.tex(t)} not shown real")
             d = self._dens.get(m, sp.Rational(k).q)
             if (k * d).q != 1:
-                raise Undecided(f"exponent {_tex(t)} is not a multiple of 1/{d}")
+                raise Undecided(f"exponent {steps.tex(t)} is not a multiple of 1/{d}")
             if m not in self.exp_atoms:
                 self.exp_atoms[m] = (sp.Symbol(f"T{len(self.exp_atoms)}_", positive=True), d)
             T, d = self.exp_atoms[m]
@@ -394,7 +388,7 @@ class NormalForm:
                     sgn *= (-1) ** k
                 out += mult * k * self._log_atom(f)
         if not known_positive and (undecided or sgn < 0):
-            raise Undecided(f"positivity of a log argument not shown: {_tex(arg)}")
+            raise Undecided(f"positivity of a log argument not shown: {steps.tex(arg)}")
         return out
 
     def _sqrt_poly(self, poly):
@@ -423,12 +417,12 @@ class NormalForm:
     def _sqrt(self, base, known_positive: bool):
         base = _cancel_together(base)
         if not known_positive and self.sign_of_rational(base) != 1:
-            raise Undecided(f"positivity of a square root's argument not shown: {_tex(base)}")
+            raise Undecided(f"positivity of a square root's argument not shown: {steps.tex(base)}")
         n, dn = sp.fraction(base)
         # n/dn > 0: sqrt(n/dn) = sqrt(n dn)/|dn|, one radicand
         sd = self.sign_of_rational(dn)
         if sd is None:
-            raise Undecided(f"sign of a denominator under a root not decided: {_tex(dn)}")
+            raise Undecided(f"sign of a denominator under a root not decided: {steps.tex(dn)}")
         return self._sqrt_poly(sp.expand(n * dn)) / (sd * dn)
 
     # -- the rewrite ----------------------------------------------------------------------------------
@@ -447,12 +441,12 @@ class NormalForm:
             elif node.exp.is_Rational and node.exp.q == 2:
                 out = self._sqrt(self.rw(node.base), bool(node.base.is_positive)) ** int(2 * node.exp)
             else:
-                raise Undecided(f"power {_tex(node)}")
+                raise Undecided(f"power {steps.tex(node)}")
         elif isinstance(node, (sp.Abs, sp.sign)):
             inner = self.rw(node.args[0])
             s = self.sign_of_rational(inner)
             if s is None:
-                raise Undecided(f"sign of {_tex(node.args[0])} not decided")
+                raise Undecided(f"sign of {steps.tex(node.args[0])} not decided")
             out = s * inner if isinstance(node, sp.Abs) else sp.Integer(s)
         elif node.is_Add or node.is_Mul:
             out = node.func(*[self.rw(a) for a in node.args])
@@ -508,7 +502,7 @@ class NormalForm:
             elif node.is_Pow and node.exp.is_Integer:
                 out = conv(node.base) ** int(node.exp)
             else:
-                raise Undecided(f"cannot convert {type(node).__name__}: {_tex(node)}")
+                raise Undecided(f"cannot convert {type(node).__name__}: {steps.tex(node)}")
             converted[node] = out
             return out
 
@@ -874,9 +868,9 @@ def same_relation(derived, printed, branches=None) -> tuple[bool, str]:
         rho = sp.factor(sp.cancel(a / c))
         sgn = sign_exact(rho)
         if sgn is None or (kd in (">", ">=") and sgn < 0):
-            return False, (f"{lab}: {sp.sstr(a)} {kd} 0 vs {sp.sstr(c)} {kd} 0, ratio {sp.sstr(rho)} "
+            return False, (f"{lab}: {steps.tex(a)} {kd} 0 vs {steps.tex(c)} {kd} 0, ratio {steps.tex(rho)} "
                            + ("< 0" if sgn == -1 else "of no proved sign"))
-        notes.append(f"{lab}: ratio {sp.sstr(rho)} {'> 0' if sgn > 0 else '< 0'} on the domain")
+        notes.append(f"{lab}: ratio {steps.tex(rho)} {'> 0' if sgn > 0 else '< 0'} on the domain")
     return True, "; ".join(notes)
 
 
@@ -917,7 +911,7 @@ def same_condition(derived, printed, ctx: Context, key: str, n: int = 300,
         bad += bool(sp.sympify(derived).xreplace(pt)) != bool(sp.sympify(printed).xreplace(pt))
     boundary = steps.sampled(states + " on the boundary $w = -1/\\sqrt{2}$", bad == 0,
                              method="exact evaluation at two chains, (p, q) = (9/10, 9/10), (1/10, 1/5)",
-                             domain="w = -1/sqrt(2), two chains", count=2, values={"disagreements": str(bad)},
+                             domain="w = -1/√2, two chains", count=2, values={"disagreements": str(bad)},
                              software=("sympy",))
     return Outcome.of(*out.steps, boundary)
 
@@ -972,7 +966,7 @@ def critical_sets_outcome(derived, form: dict, ctx: Context, branches=None, cond
         for (lhs, rhs), eq in zip(eqs, d_eqs):
             same, how = _same_equation(eq, lhs, rhs, branches)
             if not same:
-                bad.append(f"{sp.sstr(eq)} vs {sp.sstr(lhs)} = {sp.sstr(rhs)}: {how}")
+                bad.append(f"{steps.tex(eq)} vs {steps.tex(lhs)} = {steps.tex(rhs)}: {how}")
         found.append(steps.exact(f"{name}: the {len(eqs)} printed equation(s) define the derived set", not bad,
                                  method=exact_method, values={"differs": bad[0]} if bad else ()))
         if cond or cs.condition is not sp.true:
@@ -1005,16 +999,17 @@ def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
             k1, f1 = relation_form(form["Gamma_min"][-1])
             k2, f2 = relation_form(form["Gamma_sad"][-1])
             ok = (k1, k2) == (">", ">=") and sp.expand(f1 + f2) == 0
-            return ok, f"Gamma_min: {sp.sstr(f1)} > 0, Gamma_sad: {sp.sstr(f2)} >= 0, complementary: {ok}"
+            return ok, (f"Gamma_min: {steps.tex(f1)} > 0, Gamma_sad: {steps.tex(f2)} >= 0, "
+                        f"{'complementary' if ok else 'not complementary'}")
         k1, f1 = relation_form(form["Theta_min"][-1])
         k2, f2 = relation_form(form["Theta_max"][-1])
     except (ValueError, KeyError, IndexError, TypeError) as ex:
         return False, f"conditions not comparable: {ex}"
     if not ((k1, k2) == (">", ">") and sp.expand(f1 + f2) == 0):
-        return False, f"Theta_min ({sp.sstr(f1)} {k1} 0) and Theta_max ({sp.sstr(f2)} {k2} 0) are not opposite"
+        return False, f"Theta_min ({steps.tex(f1)} {k1} 0) and Theta_max ({steps.tex(f2)} {k2} 0) are not opposite"
     Q = sp.cancel(f1 / (S.p + S.q - 1))
     if Q.free_symbols - {S.w}:
-        return False, f"f / (p+q-1) = {Q} depends on more than w"
+        return False, f"f / (p+q-1) = {steps.tex(Q)} depends on more than w"
     zeros = []
     for lab, sub in W_BRANCHES_0.items():
         Qb = sp.expand(Q.subs(sub))
@@ -1024,8 +1019,9 @@ def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
         zeros += _pure("solve", lambda x: tuple(sp.solve(*x)), (Qb, sub[S.w]))
     sad = [rhs for lhs, rhs in form["Theta_sad"] if lhs == S.w]
     ok = len(zeros) == 1 and len(sad) == 1 and sp.expand(sp.radsimp(zeros[0] - sad[0])) == 0
-    return ok, (f"Theta_min/Theta_max: f = {sp.sstr(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w in {zeros} "
-                f"(printed Theta_sad: w = {sad}): {ok}")
+    listed = lambda xs: ", ".join(map(steps.tex, xs)) or "none"                       # noqa: E731
+    return ok, (f"Theta_min/Theta_max: f = {steps.tex(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w = {listed(zeros)} "
+                f"(printed Theta_sad: w = {listed(sad)}): {'the same' if ok else 'not the same'}")
 
 
 def same_region(cs, region, branches=None) -> bool:

@@ -175,6 +175,13 @@ def cited(states: str, reference: str, *, uses=(), argument: str = "") -> Step:
     return Step("cited", states, True, "cited", reference=reference, argument=argument, uses=tuple(uses))
 
 
+def tex(x) -> str:
+    """A SymPy object as text for a step's statement or values: its LaTeX (the project's printer) inside $...$, which
+    every output renders as mathematics (never SymPy's str, whose `**` and `Abs(` a reader should not see)."""
+    from local2global.symbolic.latex import latex
+    return "$%s$" % latex(x)
+
+
 # --- strength ------------------------------------------------------------------------------------------
 
 #: the ladder's strengths, strongest first (shared with the registry)

@@ -136,7 +136,8 @@ def _logit_matrices_step(form, flip=True, alphas=None, branches=S.BRANCHES, what
                 diff = canonical.rank_one_logits(flip)[(x, signs, label)] - form.subs(X, x).subs(sub)
                 obl.append(steps.Obligation("== 0", diff, unit_pq=False, label=f"alpha={signs}, {label}, x={x}"))
                 if sp.expand(diff) != 0:
-                    mismatches.append(f"alpha = {signs}, {label}, x = {x}: difference {sp.sstr(sp.expand(diff))}")
+                    mismatches.append(f"alpha = ({', '.join(map(str, signs))}), {label}, x = {x}: difference "
+                                      f"{steps.tex(sp.expand(diff))}")
     return steps.exact(f"The logit of the transformer with explicit matrices equals the form{what} for d = 1, 2, every "
                        r"$\alpha$, every sign branch of $(e, w)$ and both bits", not mismatches,
                        method="SymPy: the explicit layers applied, the difference expanded",
@@ -250,7 +251,7 @@ def _lemma5_roots(form, ctx):
                     states="The printed product is the product of the roots of the derived quadratic (Vieta)")
     neg = steps.exact("The product of the roots is negative, so exactly one root is positive", sign_exact(prod) == -1,
                       method="exact sign of the normal form's factors on (p, q) in (0,1)^2, K > 0",
-                      domain=D_PQ + "; K > 0", values={"product": sp.sstr(prod)},
+                      domain=D_PQ + "; K > 0", values={"product": steps.tex(prod)},
                       obligations=[steps.Obligation("< 0", prod)])
     d2_same = identity(_d2L_db2(_M), d2, ctx, "lemma5.d2", W_BRANCHES_0,
                        states=r"$\partial^2 L/\partial b^2$ of Lemma 2's loss equals the printed $\mathbb{E}[\sigma'(\mathrm{logit}_X)]$")
@@ -378,7 +379,7 @@ def _g_convex(form, ctx):
     pos = steps.exact(r"The form is positive for all $s_0, s_1 \in (0, 1)$, the values of $\sigma$: with "
                       r"$\sigma = 1/(1 + t)$, $t > 0$, it is a factored expression in positive symbols",
                       bool(as_t.is_positive), method="SymPy sign of the factored expression in t0, t1 > 0",
-                      domain="s0, s1 in (0, 1), hence every A", values={"form in t0, t1": sp.sstr(as_t)},
+                      domain="s0, s1 in (0, 1), hence every A", values={"form in t0, t1": steps.tex(as_t)},
                       obligations=[steps.Obligation("> 0", as_t)])
     return _on(Outcome.of(*o1.steps, *o2.steps, pos), D_PQ + "; A in R")
 
@@ -623,10 +624,10 @@ def _grad_A_zero_set() -> list[steps.Step]:
         G = sp.groebner(comps + [1 - t * wp], t, wp, e, order="lex")
         k = next((k for k in range(1, 5) if G.contains(e**k)), None)
         ok &= k is not None
-        rows.append((lab, f"e^{k} is in the ideal" if k else "no power of e in the ideal"))
+        rows.append((lab, f"$e^{{{k}}}$ is in the ideal" if k else "no power of $e$ in the ideal"))
     at0 = [sp.expand(g.subs(w, 0)) for g in _M.grad_A]
     k0 = sp.groebner([x for x in at0 if x != 0] or [sp.Integer(0)], e, order="lex").contains(e)
-    rows.append(("w=0", f"grad A = ({', '.join(map(sp.sstr, at0))}), e is {'in' if k0 else 'not in'} the ideal"))
+    rows.append(("w=0", f"$\\nabla A = ({', '.join(map(sp.latex, at0))})$, $e$ is {'in' if k0 else 'not in'} the ideal"))
     off = steps.exact(r"A common zero of the components of $\nabla A$ has $e = 0$: on $w > 0$ and $w < 0$ a power of $e$ "
                       r"lies in their ideal ($w$ invertible), and at $w = 0$, $\nabla A = (2e, 0)$", ok and k0,
                       method="SymPy Groebner bases (lex order) and ideal membership", domain="(e, w) in R^2", values=rows)
@@ -637,7 +638,7 @@ def _grad_A_zero_set() -> list[steps.Step]:
                                     for i, g in enumerate(_M.grad_A)])
     solved = all(f.get("e") == 0 for f in _M.grad_A_zeros)
     agree = steps.exact("The model's own solution of $\\nabla A = 0$ agrees: every family it finds has $e = 0$", solved,
-                        method="comparison with the model's sp.solve", domain="(e, w) in R^2",
+                        method="comparison with the model's solution by SymPy's solve", domain="(e, w) in R^2",
                         values={"families": str(len(_M.grad_A_zeros))})
     return [off, suff, agree]
 
@@ -738,9 +739,9 @@ def _cover_step(form, bias: bool) -> steps.Step:
     try:
         (k1, f1), (k2, f2) = (relation_form(form[k][-1]) for k in keys)
         obl.append(steps.Obligation("== 0", f1 + f2, label="complementary sides"))
-        vals = {keys[0]: f"{sp.sstr(f1)} {k1} 0", keys[1]: f"{sp.sstr(f2)} {k2} 0"}
+        vals = {keys[0]: f"{steps.tex(f1)} {k1} 0", keys[1]: f"{steps.tex(f2)} {k2} 0"}
         if not bias:
-            vals["Theta_sad"] = ", ".join(f"{sp.sstr(lhs)} = {sp.sstr(rhs)}" for lhs, rhs in form["Theta_sad"])
+            vals["Theta_sad"] = ", ".join(f"{steps.tex(lhs)} = {steps.tex(rhs)}" for lhs, rhs in form["Theta_sad"])
     except (ValueError, KeyError, IndexError, TypeError) as ex:
         vals = {"conditions": f"not comparable ({ex})"}
     what = ("the conditions of Gamma_min and Gamma_sad are complementary" if bias else
@@ -884,17 +885,17 @@ def _classification(form, space, ctx):
                              method="structure.G_convex", domain="A in R", uses=("structure.G_convex",),
                              obligations=[steps.Obligation("> 0", _G_second_in_t())]))
     found.append(steps.exact(r"$G'(0)/(p + q - 1) > 0$: $G'(0)$ has the sign of $p + q - 1$", sign_exact(g0) == 1,
-                             method="exact sign of the normal form's factors", domain=D_PQ, values={"G'(0)/(p+q-1)": sp.sstr(g0)},
+                             method="exact sign of the normal form's factors", domain=D_PQ, values={"G'(0)/(p+q-1)": steps.tex(g0)},
                              obligations=[steps.Obligation("> 0", g0)]))
     Q = cls_in["Q"]
     found.append(steps.exact(r"$A = e^2 Q$ with $Q$ a function of $w$ alone", sp.cancel(_M.A / e**2 - Q) == 0 and Q.free_symbols <= {w},
-                             method="SymPy cancel", domain="(e, w) in R^2", values={"Q": sp.sstr(Q)},
+                             method="SymPy cancel", domain="(e, w) in R^2", values={"Q": steps.tex(Q)},
                              obligations=[steps.Obligation("== 0", _M.A - e**2 * Q)]))
     rho = sp.cancel(cls_in["sign"] / REGIME)
     rule = sp.cancel(st["G_prime_at_0"] * Q / cls_in["sign"] - cls_in["positive_factor"])
     found.append(steps.exact(r"The model's sign rule on $e = 0$: $G'(0)\,Q = (\text{positive factor})\,(p + q - 1)(1 + 2w|w|)$",
                              sign_exact(rho) == 1 and rule == 0, method="exact sign and SymPy cancel", domain=D_EW,
-                             values={"sign the model uses": sp.sstr(cls_in["sign"])},
+                             values={"sign the model uses": steps.tex(cls_in["sign"])},
                              obligations=[steps.Obligation("> 0", rho), steps.Obligation("== 0", rule)]))
     # the loss values and the gap
     losses = {}
@@ -933,7 +934,7 @@ def _star_bound(w0, ctx) -> list[steps.Step]:
     out.append(steps.exact(rf"$1 + 2w|w|$ vanishes at the printed bound ${sp.latex(w0)}$ and is strictly increasing, so it "
                            r"is negative exactly below the bound", sp.expand(at) == 0 and all(sign_exact(d) == 1 for d in slopes.values()),
                            method="SymPy substitution; exact sign of the derivative on each branch", domain="w in R",
-                           values={"bound": sp.sstr(w0)},
+                           values={"bound": steps.tex(w0)},
                            obligations=[steps.Obligation("== 0", h.subs(w, w0), unit_pq=False)]
                            + [steps.Obligation("> 0", d, unit_pq=False, label=lab) for lab, d in slopes.items()]))
     return out
@@ -1040,7 +1041,7 @@ def _remark1(form, ctx):
              steps.exact(r"$\mathrm{kl}(a\,\|\,b) > 0$ for $a \neq b$ in $(0, 1)$: it vanishes with its $a$-derivative "
                          r"at $a = b$ and is strictly convex in $a$", sp.expand(at_b) == 0 and exact_zero(d1)[0] and sign_exact(d2) == 1,
                          method="SymPy substitution; exact normal form; exact sign", domain="a, b in (0, 1)",
-                         values={"d^2 kl/da^2": sp.sstr(d2)},
+                         values={"d^2 kl/da^2": steps.tex(d2)},
                          obligations=[steps.Obligation("== 0", at_b), steps.Obligation("== 0", d1),
                                       steps.Obligation("> 0", d2)]),
              steps.exact(r"$\pi_0, \pi_1 > 0$ and $(1 - q) - \pi_1 = -(q/p)(p - \pi_1)$: $I > 0$ iff $p - \pi_1 \neq 0$",

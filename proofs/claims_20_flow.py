@@ -85,8 +85,8 @@ def _ended_class(p, q, res, dps):
 
 
 def _words(x) -> str:
-    """A SymPy value in a reader's notation (oo as +oo)."""
-    return {sp.oo: "+oo", -sp.oo: "-oo"}.get(x, sp.sstr(x))
+    """A SymPy value in a reader's notation, as mathematics ($+\\infty$ for oo)."""
+    return {sp.oo: r"$+\infty$", -sp.oo: r"$-\infty$"}.get(x, steps.tex(x))
 
 
 def _sign_word(s) -> str:
@@ -159,7 +159,7 @@ def _dA_dw_at_0_step(form) -> steps.Step:
     d = sp.diff(form, w).subs(w, 0)
     return steps.exact(r"$\partial_w A(e, 0) = 0$ for the form, for every $e$", sp.expand(d) == 0,
                        method="SymPy derivative at w = 0 (w|w| differentiated as |w| + w sign(w))",
-                       domain="the whole e-axis", values={"dA/dw at w = 0": sp.sstr(sp.expand(d))},
+                       domain="the whole e-axis", values={"dA/dw at w = 0": steps.tex(sp.expand(d))},
                        obligations=[steps.Obligation("== 0", d, unit_pq=False)])
 
 
@@ -287,7 +287,7 @@ def _lemma12_check(form, ctx):
     rel = "> 0" if sgn > 0 else "< 0"
     mono = steps.exact(f"$f' {rel[0]} 0$ on the whole interval {tex} ($w$ written as a function of $s > 0$)", decided,
                        method="SymPy sign of the factored derivative in s > 0", domain=where,
-                       values={"f'(w(s))": sp.sstr(df)}, obligations=[steps.Obligation(rel, df)])
+                       values={"f'(w(s))": steps.tex(df)}, obligations=[steps.Obligation(rel, df)])
     lim_a, lim_b = _end_limits(lab, a, b)
     obl, ends = [], True
     for lim, want in ((lim_a, fa), (lim_b, fb)):
@@ -382,7 +382,7 @@ def _l12iii(form, ctx):
                         r"$\varphi > 0$ off $t = 1$, and $f < E_{sad}$ on $w < 0$ except at $w = -1/\sqrt2$",
                         phi.subs(t, 1) == 0 and bool(left.is_negative) and bool(right.is_positive),
                         method="SymPy signs of phi' with t = 1/(1+s) and t = 1 + s, s > 0", domain="t > 0 (all w < 0)",
-                        values={"phi'(t)": sp.sstr(dphi)},
+                        values={"phi'(t)": steps.tex(dphi)},
                         obligations=[steps.Obligation("== 0", phi.subs(t, 1), unit_pq=False),
                                      steps.Obligation("< 0", left, unit_pq=False),
                                      steps.Obligation("> 0", right, unit_pq=False)])
@@ -517,7 +517,7 @@ def _facts(form, ctx):
             vals += [(f"stated {k}", _fact_words(form.get(k, "(missing)"), k.endswith("_sign"))) for k in keys]
         found.append(steps.exact(states, same and decided,
                                  method="SymPy: signs of the factored expressions in s > 0 (each piece written as a "
-                                        "function of s), limits by sp.limit with E_0 free",
+                                        "function of s), limits by SymPy's limit with E_0 free",
                                  domain="each open piece of the w-line; every E_0", values=vals, obligations=obl,
                                  uses=("structure.G_convex", "structure.G_prime") if "G_prime_sign_rule" in keys else ()))
     return Outcome.of(*found, checked_domain="each open piece of the w-line, every E_0 (exact)")
@@ -531,7 +531,7 @@ def _g_steps(g, ctx) -> list[steps.Step]:
     is_sqrt = isinstance(gn, sp.Pow) and gn.exp == sp.S.Half
     principal = steps.exact(r"$g$ is a principal square root, so $g(w) \geq 0$", is_sqrt,
                             method="SymPy: the form is a power with exponent 1/2", domain="w < 0",
-                            values={"g": sp.sstr(g)},
+                            values={"g": steps.tex(g)},
                             obligations=[steps.Obligation(">= 0", gn, unit_pq=False)] if is_sqrt else [])
     return [*sq.steps, principal]
 
@@ -906,7 +906,7 @@ def _critical_limit_steps(form1) -> list[steps.Step]:
                                     for i in range(2)], uses=("structure.G_prime",))
     form = steps.exact(r"The printed $|\nabla L(\theta_{lim})|$ is that value, 0", sp.sympify(form1) == 0,
                        method="exact comparison", domain="every start",
-                       values={"printed": sp.sstr(form1)}, obligations=[steps.Obligation("== 0", sp.sympify(form1), unit_pq=False)])
+                       values={"printed": steps.tex(form1)}, obligations=[steps.Obligation("== 0", sp.sympify(form1), unit_pq=False)])
     return [zero, form]
 
 
@@ -1023,7 +1023,7 @@ def _lemma11(form, ctx):
                              values=[("data ending off the contour", str(bad)), *rows],
                              uses=("lemma10.convergence", "lemma9.conservation", "lemma9.barrier"))
     same = steps.exact(r"The printed $E(\theta_{lim}) - E(\theta_0)$ is that difference, 0", sp.sympify(form) == 0,
-                       method="exact comparison", domain="every start with w_0 != 0", values={"printed": sp.sstr(form)},
+                       method="exact comparison", domain="every start with w_0 != 0", values={"printed": steps.tex(form)},
                        obligations=[steps.Obligation("== 0", sp.sympify(form), unit_pq=False)])
     worst = mp.mpf(0)
     for th in _L10_STARTS[:2]:
@@ -1140,7 +1140,7 @@ def _gaussian(form, ctx):
         reg_w = _regime_words(1 if regime == "p+q>1" else -1)
         found.append(steps.exact(rf"For {reg_w}, the disc of radius $r = {sp.latex(r)}$ lies in $w > w_{{sad}}$: "
                                  r"$r \leq -w_{sad}$", bool(margin >= 0), method="SymPy comparison", domain="exact",
-                                 values={"-w_sad - r": sp.sstr(margin)},
+                                 values={"-w_sad - r": steps.tex(margin)},
                                  obligations=[steps.Obligation(">= 0", margin, unit_pq=False)]))
         if bound is not None:
             zeros, end, below, dH_mid = bound
@@ -1149,7 +1149,7 @@ def _gaussian(form, ctx):
                 r"$H'$ has no zero in $(0, r)$, is positive there, and $H(r) < 0$; so the disc's starts with $w < 0$ "
                 r"have $E < E_{sad}$", below, method="SymPy: the positive zeros of H' solved, the sign of H' at r/2 "
                 "and of H(r)", domain="t in (0, r)",
-                values={"positive zeros of H'": ", ".join(sp.sstr(z) for z in zeros) or "none", "H(r)": sp.sstr(end)},
+                values={"positive zeros of H'": ", ".join(steps.tex(z) for z in zeros) or "none", "H(r)": steps.tex(end)},
                 obligations=[steps.Obligation("< 0", end, unit_pq=False), steps.Obligation("> 0", dH_mid, unit_pq=False)]))
         holds = list(classes) == [form[regime]]
         found.append(steps.exact(
@@ -1162,7 +1162,7 @@ def _gaussian(form, ctx):
         found.append(steps.exact(
             rf"For {reg_w}, the Gaussian mass of the disc is $1 - e^{{-r^2/(2\sigma^2)}}$, which tends to 1 as "
             r"$\sigma \to 0$", mass_gap == 0 and lim == 1, method="SymPy integral of the density in polar coordinates; "
-            "limit", domain="every sigma > 0", values={"bound": sp.sstr(bnd), "limit as sigma -> 0": sp.sstr(lim)},
+            "limit", domain="every sigma > 0", values={"bound": steps.tex(bnd), "limit as sigma -> 0": steps.tex(lim)},
             obligations=[steps.Obligation("== 0", mass_gap, unit_pq=False)]))
     corr = []
     for regime, (p, q) in (("p+q>1", PAIRS_GT1[0]), ("p+q<1", PAIRS_LT1[0])):

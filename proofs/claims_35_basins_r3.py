@@ -387,7 +387,7 @@ def _airy_check(ball: tuple, bi_sign: int, limits: tuple) -> tuple:
         vals = {"bound": _tex(bound), "limit derived": derived[key], "limit stated": stated.get(key, "none")}
         if key == "Bi'^2-zBi^2":
             vals.update({"Q_1": _ball_text(QB1), "L(1)": _ball_text(L1)})
-        out.append(steps.exact(states, ok, method="SymPy limit of the bound as s = sqrt(z) -> oo", domain="z -> +oo",
+        out.append(steps.exact(states, ok, method="SymPy limit of the bound as s = √z -> oo", domain="z -> +oo",
                                values=vals, obligations=obls))
     established = {
         "Ai>0 on (a1,oo)": zero and aip_pos and pos and chk["Ai_tail_positive"],

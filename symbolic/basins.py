@@ -278,7 +278,7 @@ ARGUED = {
         r"of the branch if there is none; on the $e$-axis the same holds for $|e|$.",
         "By Lemma 9, E(theta_t) = E_0 for all t, and E = e^2 + f(w) on each half-plane (exact), so theta_t lies on "
         "{e^2 = E_0 - f(w)}; e keeps its sign (every point of e = 0 is critical and solutions are unique, Lemma 9, "
-        "e-axis), so theta_t lies on the branch e = sign(e_0) sqrt(E_0 - f(w)), a graph over the open interval J "
+        "e-axis), so theta_t lies on the branch e = sign(e_0) √(E_0 - f(w)), a graph over the open interval J "
         "of w (in the half-line of w_0) on which E_0 - f > 0. Along it w solves w' = F(w) with F(w) = "
         "-G'(a(w)) (E_0 - f(w)) dA/dw / e^2, a(w) = (E_0 - f(w)) V(w), and F is locally Lipschitz on J. A solution "
         "of a scalar autonomous equation with a locally Lipschitz field is monotone (F keeps its sign between its "

@@ -48,7 +48,7 @@ def test_the_local_minima_with_the_opposite_condition_are_rejected(cid):
     assert not out.ok
     bad = [s for s in out.steps if not s.ok]
     assert any(s.kind == "exact" and s.states.endswith("the printed condition is the derived one")
-               and any("ratio -1 < 0" in v for _, v in s.values) for s in bad)
+               and any("ratio $-1$ < 0" in v for _, v in s.values) for s in bad)
 
 
 def test_the_zero_set_of_grad_A_with_attention_is_the_e_axis_and_the_station_curve():

@@ -145,7 +145,7 @@ def test_the_zero_set_of_grad_A_is_the_line_e_equals_0_by_a_groebner_certificate
     import local2global.proofs.claims_10_landscape as C10
     found = C10._grad_A_zero_set()
     assert all(s.ok and s.kind == "exact" for s in found)
-    assert ("w>0", "e^2 is in the ideal") in found[0].values and ("w<0", "e^2 is in the ideal") in found[0].values
+    assert ("w>0", "$e^{2}$ is in the ideal") in found[0].values and ("w<0", "$e^{2}$ is in the ideal") in found[0].values
 
 
 def test_remark3_rejects_every_other_ordering_of_the_hessian():

@@ -35,13 +35,16 @@ def _closure(recs: dict, start: list[str]) -> list[str]:
 
 
 def _line(status: str, recs: dict, ids: list[str]) -> str:
-    argued, cited = 0, []
+    """The status line: the argued steps of the closure (one argument carried word for word by several claims counts
+    once) and the references it cites."""
+    argued, cited = set(), []
     for cid in _closure(recs, ids):
         for s in recs[cid]["steps"]:
             if s["kind"] == "argued":
-                argued += 1
+                argued.add((s["states"], s["argument"]))
             elif s["kind"] == "cited" and s["reference"] not in cited:
                 cited.append(s["reference"])
+    argued = len(argued)
     note = ", ".join(x for x in ((f"{argued} argued step" + ("s" if argued != 1 else "")) if argued else "",
                                  ("cites " + "; ".join(cited)) if cited else "") if x)
     return f"{status}, {note}" if note and status not in ("failed", "open") else status

@@ -178,7 +178,7 @@ def test_the_latex_printer_prints_steps_as_data():
     sampled = dict(kind="sampled", states="g = 0", ok=False, method="mpmath", domain="x in (0,1)^2",
                    values=[["max |r_n|", "1e-40"]], count=24, digits=50, argument="", reference="")
     tex = ST.step_tex(sampled)
-    assert r"max |r\_n| = 1e-40" in tex and r"\failstag" in tex and "24 points, 50 digits" in tex and "$^{2}$" in tex
+    assert r"max |$r_{n}$| = 1e-40" in tex and r"\failstag" in tex and "24 points, 50 digits" in tex and "$^{2}$" in tex
     legacy = dict(kind="exact", states="x**2 {'a': True} $ 50%", ok=True, method="", domain="", values=[],
                   argument="", reference="", legacy=True)
     assert r"\legacytext{x**2 \{'a': True\} \$ 50\%}" in ST.step_tex(legacy)

@@ -178,15 +178,27 @@ def by_kind(steps) -> list[tuple[str, list[dict]]]:
 
 def numbered_steps(records) -> dict[tuple[str, int], str]:
     """A label for every argued and cited proof step of the records ("A1", "A2", ..., "C1", ...), in record order
-    then step order: (claim id, index in its steps) -> label. The PDF and report.md print each argued step in full
-    once and name it by this label in the trust bases."""
-    out, n = {}, {"argued": 0, "cited": 0}
+    then step order: (claim id, index in its steps) -> label. A step several claims carry word for word (the same
+    argument, the same reference) has one label, as the trust base counts it once (`_steps.trust_base`). The PDF and
+    report.md print each labelled step in full once and name it by its label in the trust bases."""
+    out, n, first = {}, {"argued": 0, "cited": 0}, {}
     for cid, r in by_id(records).items():
         for i, s in enumerate(r.get("steps", ())):
             if s["kind"] in n:
-                n[s["kind"]] += 1
-                out[(cid, i)] = ("A" if s["kind"] == "argued" else "C") + str(n[s["kind"]])
+                key = (s["kind"], s["states"], s.get("argument", ""), s.get("reference", ""))
+                if key not in first:
+                    n[s["kind"]] += 1
+                    first[key] = ("A" if s["kind"] == "argued" else "C") + str(n[s["kind"]])
+                out[(cid, i)] = first[key]
     return out
+
+
+def labelled(labels: dict) -> list[tuple[str, list[tuple[str, int]]]]:
+    """Each label of `numbered_steps` once, A1.. then C1.., with the (claim, step index) places that carry it."""
+    places: dict[str, list] = {}
+    for where, lab in labels.items():
+        places.setdefault(lab, []).append(where)
+    return sorted(places.items(), key=lambda kv: (kv[0][0], int(kv[0][1:])))
 
 
 def step_label(labels: dict, recs: dict, entry: dict) -> str:

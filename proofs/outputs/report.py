@@ -361,7 +361,8 @@ def step_markdown(s: dict, label: str = "") -> str:
     head = f"**{s['kind']}{' ' + label if label else ''}**: {_md_states(s)}"
     if s.get("legacy"):
         head += " *(recorded as one line of text)*"
-    vals = "; ".join(_md(f"{k} = {v}" if k else v) for k, v in s.get("values", ()))
+    vals = "; ".join(" ".join(f"{k} = {v}".split()) if k else " ".join(v.split()) for k, v in s.get("values", ())
+                     ) if not s.get("legacy") else ""
     if vals:
         head += f" (found: {vals})"
     if s["kind"] == "cited":
@@ -466,8 +467,9 @@ def render_markdown(records) -> str:
             out += ["", f"Negative control ({verdict}):"] + _steps_md(r["control_steps"])
     out += ["", "## Argued and cited steps", ""]
     if labels:
-        for (cid, i), lab in sorted(labels.items(), key=lambda kv: (kv[1][0], int(kv[1][1:]))):
-            out.append(step_markdown(recs[cid]["steps"][i], lab) + f" (`{cid}`)")
+        for lab, places in R.labelled(labels):
+            cid, i = places[0]
+            out.append(step_markdown(recs[cid]["steps"][i], lab) + " (" + ", ".join(f"`{c}`" for c, _ in places) + ")")
     else:
         out.append("None: every step of the records was established by a machine.")
     used = sorted({k for r in recs.values() for s in r.get("steps", ()) for k in s.get("software", ())},

@@ -973,7 +973,7 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
         for name, label in (("stated_domain", "stated domain"), ("checked_domain", "checked domain")):
             v = it.field(name)
             if v is not None:
-                rows.append((label, "<p>%s</p>" % _esc(v)))
+                rows.append((label, "<p>%s</p>" % R.text(str(v), where)))
         if rows:
             parts.append('<dl class="fields">%s</dl>' % "".join("<dt>%s</dt><dd>%s</dd>" % r for r in rows))
         if it.record:
@@ -1079,7 +1079,7 @@ def step_html(s: dict, R: Renderer, where: str, label: str = "", brief: bool = F
               % _esc(s["states"])) if s.get("legacy") else R.text(s["states"], where)
     out = ['<li class="%s"><span class="kind">%s%s</span> %s' % (cls, _esc(s["kind"]), (" " + _esc(label)) if label
                                                               else "", states)]
-    vals = "; ".join(_esc(f"{k} = {v}" if k else v) for k, v in s.get("values", ()))
+    vals = "; ".join(R.text(f"{k} = {v}" if k else v, where) for k, v in s.get("values", ()))
     if vals:
         out.append(' <span class="found">(found: %s)</span>' % vals)
     if s["kind"] == "cited":
@@ -1088,7 +1088,7 @@ def step_html(s: dict, R: Renderer, where: str, label: str = "", brief: bool = F
         out.append(' <span class="verdict bad">fails</span>')
     how = RD.how(s)
     if how:
-        out.append('<div class="how">%s</div>' % _esc(how))
+        out.append('<div class="how">%s</div>' % R.text(how, where))
     if s.get("argument") and brief:
         out.append(' <span class="note">(argued as in the proof)</span>')
     elif s.get("argument"):

@@ -69,7 +69,8 @@ _GREEK = {"theta": r"\theta", "Theta": r"\Theta", "sigma": r"\sigma", "pi": r"\p
 _NAMED = "|".join(sorted(map(re.escape, set(EXTRA_NAMES) | {n for n in SYMBOL_NAMES if "_" in n}), key=len, reverse=True))
 _AUTHORED = re.compile(
     r"(?P<space>\bR\^?(?P<dim>[234])\b)"                                          # R^3, R3: the space
-    r"|(?P<power>(?:(?<![\w\\])[A-Za-z0-9]+|[)\]])\^(?:\((?P<pexp>[^()]{1,12})\)|(?P<exp>-?[A-Za-z0-9]{1,3})))"   # e^2, t^(1/3)
+    r"|(?P<power>(?P<pbase>(?<![\w\\])(?:[A-Za-z]+_[A-Za-z0-9]+|[^\W_][\w’']*?)|[)\]|∫])"           # e^2, t^(1/3), φ’^2
+    r"\^(?:\((?P<pexp>[^()]{1,12})\)|(?P<exp>-?(?:[^\W_]{1,3}|∞))))"                               # a_inf^2, ∫^∞
     r"|(?P<ident>(?<![\w\\])(?:%s|(?:[A-Za-z]|%s)_[A-Za-z0-9]{1,5})(?![\w]))"      # Theta_station, x_n, W_1
     r"|(?P<star>(?<![\w\\])(?:[A-Z]|theta|Theta)\*(?![\w*]))"                      # A*, I*, Theta*
     r"|(?P<inf>(?<![\w$])-?oo\b)|(?P<arrow>->)" % (_NAMED, "|".join(_GREEK)))
@@ -85,15 +86,32 @@ def _ident_tex(word: str) -> str:
     return "%s_{%s}" % (head, tail if len(tail) == 1 or tail.isdigit() else r"\mathrm{%s}" % tail)
 
 
+def _math_chars(s: str) -> str:
+    """Text inside mathematics: a Unicode symbol as its LaTeX command (φ -> \\varphi), a typographic prime as '."""
+    out = []
+    for ch in s:
+        if ch in "’′":
+            out.append("'")
+        elif ch in _ESC and _ESC[ch].startswith("$"):
+            out.append(_ESC[ch][1:-1] + " ")
+        elif ch == "∫":
+            out.append(r"\int ")
+        else:
+            out.append(ch)
+    return "".join(out).strip()
+
+
 def _authored_math(m) -> str:
     if m.group("space"):
         return r"$\mathbb{R}^%s$" % m.group("dim")
     if m.group("power"):
-        base = m.group("power").split("^")[0]
-        exp = m.group("pexp") if m.group("pexp") is not None else m.group("exp")
-        if base in ")]":                                      # (0,1)^2: the power of a bracket
+        base = m.group("pbase")
+        exp = _math_chars(m.group("pexp") if m.group("pexp") is not None else m.group("exp"))
+        if base in ")]|":                                     # (0,1)^2, |grad A|^2: the power of a bracket
             return "%s$^{%s}$" % (base, exp)
-        return "$%s^{%s}$" % (_GREEK.get(base, base), exp)
+        if "_" in base:
+            return "$%s^{%s}$" % (_ident_tex(base), exp)
+        return "$%s^{%s}$" % (_GREEK.get(base, _math_chars(base)), exp)
     if m.group("ident"):
         return "$%s$" % _ident_tex(m.group("ident"))
     if m.group("star"):
@@ -106,7 +124,11 @@ def _authored_math(m) -> str:
 
 def authored(s: str) -> str:
     """A title or note the registry's authors wrote in plain text, in LaTeX: escaped, with their notations for
-    powers, subscripts, the spaces R^n, starred points, infinity and arrows set as mathematics."""
+    powers, subscripts, the spaces R^n, starred points, infinity and arrows set as mathematics; mathematics they
+    wrote inside $...$ is kept as written."""
+    pieces = split_math(s)
+    if len(pieces) > 1 or (pieces and pieces[0][0]):
+        return "".join(("$%s$" % t) if is_math else authored(t) for is_math, t in pieces)
     out, pos = [], 0
     s = str(s)
     for m in _AUTHORED.finditer(s):

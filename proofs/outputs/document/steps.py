@@ -2,9 +2,10 @@ r"""The LaTeX printer of proof records: a claim's steps with their kind, the arg
 references, the corroborations, the negative control, the printed and corrected steps of an erratum, and a
 result's trust base. The one place the derivations document turns a record into LaTeX.
 
-A step prints as its kind, what it states (`reader.mixed`: the $...$ mathematics kept, the text escaped), what it
-found (its `values`, escaped text), how (method) and where (domain, count, digits); an argued step prints its whole
-argument, a cited step its reference. A step synthesised from an unstructured record (`legacy`) is printed as the
+A step prints as its kind, what it states, what it found (its `values`), how (method) and where (domain, count,
+digits), all through `reader.authored`: the mathematics written inside $...$ kept as written, the plain text escaped
+with the authors' notations (R^3, x_n, e^2) set as mathematics; an argued step prints its whole argument, a cited
+step its reference. A step synthesised from an unstructured record (`legacy`) is printed as the
 escaped text it holds, inside ``\legacytext`` (set between single guillemets; nothing is parsed out of it).
 """
 from __future__ import annotations
@@ -32,8 +33,8 @@ def step_tex(s: dict, label: str = "", anchor: bool = False, brief: bool = False
     if s.get("legacy"):
         body = "\\legacytext{%s} {\\itshape (recorded as one line of text)}" % reader.escape(s["states"])
     else:
-        body = reader.mixed(s["states"])
-    vals = "; ".join(reader.escape(f"{k} = {v}" if k else v) for k, v in s.get("values", ()))
+        body = reader.authored(s["states"])
+    vals = "; ".join(reader.authored(f"{k} = {v}" if k else v) for k, v in s.get("values", ()))
     if vals:
         body += " (found: %s)" % vals
     if s["kind"] == "cited":
@@ -46,7 +47,7 @@ def step_tex(s: dict, label: str = "", anchor: bool = False, brief: bool = False
     if brief and s.get("argument"):
         body += " \\textit{(argued as in the proof)}"
     elif s["kind"] == "argued" or (s["kind"] == "cited" and s.get("argument")):
-        body += ".\\par\\noindent\\textit{Argument.} %s" % reader.mixed(s.get("argument", ""))
+        body += ".\\par\\noindent\\textit{Argument.} %s" % reader.authored(s.get("argument", ""))
     return head + body
 
 
@@ -103,7 +104,7 @@ def trust_tex(trust: dict, recs: dict, labels: dict, *, line: str = "") -> str:
             lab = R.step_label(labels, recs, e)
             ref = ("\\hyperref[step:%s]{%s} " % (lab, lab)) if lab else ""
             extra = (" [%s]" % reader.escape(e.get("reference", ""))) if key == "cited" else ""
-            items.append("%s%s%s (\\texttt{%s})" % (ref, reader.mixed(e["states"]), extra, reader.escape(e["claim"])))
+            items.append("%s%s%s (\\texttt{%s})" % (ref, reader.authored(e["states"]), extra, reader.escape(e["claim"])))
         parts.append("\\fieldname{%s} %s." % (word, "; ".join(items)))
     return " ".join(parts)
 
@@ -111,9 +112,10 @@ def trust_tex(trust: dict, recs: dict, labels: dict, *, line: str = "") -> str:
 def argued_and_cited_tex(recs: dict, labels: dict) -> str:
     """The appendix listing every argued step in full and every cited step with its reference, by label."""
     rows = []
-    for (cid, i), lab in sorted(labels.items(), key=lambda kv: (kv[1][0], int(kv[1][1:]))):
-        s = recs[cid]["steps"][i]
-        rows.append("\\item %s {\\small(\\texttt{%s})}\n" % (step_tex(s, lab, anchor=True), reader.escape(cid)))
+    for lab, places in R.labelled(labels):
+        cid, i = places[0]
+        rows.append("\\item %s {\\small(%s)}\n" % (step_tex(recs[cid]["steps"][i], lab, anchor=True),
+                                                   ", ".join("\\texttt{%s}" % reader.escape(c) for c, _ in places)))
     if not rows:
         return "No step of the records is argued or cited: every step was established by a machine.\n"
     return "\\begin{stepl}\n" + "".join(rows) + "\\end{stepl}\n"
