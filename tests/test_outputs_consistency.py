@@ -195,3 +195,13 @@ def test_no_python_repr_reaches_the_site_or_the_document(built):
     if legacy:
         assert any(b'<span class="legacy">' in d for d in built["site"].files.values())
         assert "\\legacytext{" in built["tex"]
+
+
+def test_every_character_of_the_records_has_a_latex_form(built):
+    """The document sets every non-ASCII character of the records and the registry's texts (a Greek letter, an
+    arrow, a Polish L) with a LaTeX command; none falls back to '?'."""
+    from local2global.proofs import select
+    from local2global.proofs.outputs.document.reader import _ESC
+    text = json.dumps(built["recs"], ensure_ascii=False)
+    text += " ".join(c.title + c.erratum + c.ref + c.domain + c.statement for c in select())
+    assert sorted({ch for ch in text if ord(ch) > 127} - set(_ESC)) == []

@@ -33,7 +33,8 @@ _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#
         "↦": r"$\mapsto$", "∉": r"$\notin$", "⊆": r"$\subseteq$", "∩": r"$\cap$", "°": r"$^\circ$",
         "¹": r"$^1$", "⁰": r"$^0$", "⁻": r"$^-$", "½": r"$\frac12$", "\u00a0": "~", "ℝ": r"$\mathbb{R}$", "β": r"$\beta$", "γ": r"$\gamma$", "η": r"$\eta$",
         "ζ": r"$\zeta$", "ξ": r"$\xi$", "τ": r"$\tau$", "χ": r"$\chi$", "Σ": r"$\Sigma$", "Λ": r"$\Lambda$",
-        "Φ": r"$\Phi$", "Ψ": r"$\Psi$", "Ω": r"$\Omega$"}
+        "Φ": r"$\Phi$", "Ψ": r"$\Psi$", "Ω": r"$\Omega$",
+        "ϱ": r"$\varrho$", "ϑ": r"$\vartheta$", "ϵ": r"$\epsilon$", "∝": r"$\propto$", "Ł": r"\L{}", "ł": r"\l{}"}
 
 
 def escape(s: str) -> str:
