@@ -397,23 +397,29 @@ def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
         rep["energy_drift"] = None if res.energy_drift is None else mp.nstr(res.energy_drift, 3)
         if w0 == 0:
             notes.append("start on the e-axis (w0 = 0): E is undefined there; the e-axis is invariant (Lemma 9)")
-        if pred is not None and res.converged:
-            gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
-            rep["limit_gap"] = mp.nstr(gap, 3)
-            # agreement: the same class, and the two limits within the integrated limit's stated accuracy
-            rep["agree"] = bool(cls == pred.limit_class == thm_cls and gap <= acc)
-            if not rep["agree"]:
-                notes.append(f"the integrated and the predicted limit disagree (class {cls} vs {pred.limit_class}, "
-                             f"gap {mp.nstr(gap, 3)} against the accuracy {mp.nstr(acc, 2)}); both are shown")
-        else:
-            rep["agree"] = None
-            if not res.converged:
-                notes.append(f"integration stopped without converging ({res.status})")
+        record_agreement(rep, notes, res, pred, cls, acc, pred is not None and cls == pred.limit_class == thm_cls)
         if basin == "I_sad" or (pred is not None and pred.limit_class == "saddle"):
             notes.append("start on I_sad: the saddle is reached only in exact arithmetic; a finite-precision "
                          "flow passes it at distance ~10^-(dps/2) and is classified within that tolerance")
     rep["notes"] = notes
     return rep
+
+
+def record_agreement(rep: dict, notes: list, res, pred, cls, acc, same_class: bool) -> None:
+    """rep["limit_gap"] and rep["agree"] of a flow report: agreement is the same class (`same_class`) and the two
+    limits within the integrated limit's stated accuracy `acc`; a disagreement or a flow that did not converge
+    adds a note."""
+    if pred is not None and res.converged:
+        gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
+        rep["limit_gap"] = mp.nstr(gap, 3)
+        rep["agree"] = bool(same_class and gap <= acc)
+        if not rep["agree"]:
+            notes.append(f"the integrated and the predicted limit disagree (class {cls} vs {pred.limit_class}, "
+                         f"gap {mp.nstr(gap, 3)} against the accuracy {mp.nstr(acc, 2)}); both are shown")
+    else:
+        rep["agree"] = None
+        if not res.converged:
+            notes.append(f"integration stopped without converging ({res.status})")
 
 
 def flow_report_text(rep: dict) -> str:
@@ -427,11 +433,14 @@ def flow_report_text(rep: dict) -> str:
     lines.append(f"integrated limit:  {it['class']} at (e, w) = ({it['limit'][0]}, {it['limit'][1]}) "
                  f"± {it['accuracy']}, t = {it['t']} ({it['status']}, {it['steps']} steps, order {it['order']})")
     lines.append(f"energy drift:      {rep['energy_drift']}")
-    if "limit_gap" in rep:
-        lines.append(f"|integrated - predicted| = {rep['limit_gap']}")
+    return "\n".join(lines + report_tail(rep))
+
+
+def report_tail(rep: dict) -> list[str]:
+    """The last lines of a flow report's text: the gap between the limits, the agreement, the notes."""
+    lines = [f"|integrated - predicted| = {rep['limit_gap']}"] if "limit_gap" in rep else []
     lines.append(f"agree:             {rep['agree']}")
-    lines += [f"note: {n}" for n in rep["notes"]]
-    return "\n".join(lines)
+    return lines + [f"note: {n}" for n in rep["notes"]]
 
 
 # ---------------------------------------------------------------------------------------------
