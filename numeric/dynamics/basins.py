@@ -142,7 +142,7 @@ def in_I_common(theta0, dps: int = 50, g=None) -> bool:
 # 2. the analytic predictor: contour ∩ critical set, in the direction of the flow
 # ---------------------------------------------------------------------------------------------
 
-def _root(fn, a, b):
+def bracketed_root(fn, a, b):
     """Root of fn in the bracket [a, b] (fn(a), fn(b) of opposite signs or zero), verified."""
     fa, fb = fn(a), fn(b)
     if fa == 0:
@@ -171,10 +171,10 @@ def _w_axis_end(f, E0, w0, w_sad, half, side):
         lo = w0 / 2
         while h(lo) <= 0:
             lo /= 2
-        return _root(h, lo, w0)
+        return bracketed_root(h, lo, w0)
     if side == "right":                    # w2 in (w_sad, w0]
-        return _root(h, w_sad, w0)
-    return _root(h, w0, w_sad)             # w1 in [w0, w_sad)
+        return bracketed_root(h, w_sad, w0)
+    return bracketed_root(h, w0, w_sad)             # w1 in [w0, w_sad)
 
 
 def predict(p, q, theta0, dps: int = 50) -> Prediction:
@@ -230,7 +230,7 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
         if end is not None:
             h_end = -A_star                  # A = 0 where the curve meets the w-axis
             if (h(w0) > 0) != (h_end > 0):
-                w_r = _root(h, *sorted((w0, end)))
+                w_r = bracketed_root(h, *sorted((w0, end)))
                 return Prediction("global_min", (e_of(w_r), w_r),
                                   "contour meets Theta* before the w-axis in the direction of the flow")
             if end_kind == "saddle":
@@ -248,7 +248,7 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
                 nxt = x / 2 if abs(x) > mp.mpf(1) / 2 else x * abs(x)
             hn = h(nxt)
             if (hn > 0) != (hx > 0):
-                w_r = _root(h, *sorted((x, nxt)))
+                w_r = bracketed_root(h, *sorted((x, nxt)))
                 return Prediction("global_min", (e_of(w_r), w_r), "contour meets Theta* in the direction of the flow")
             x, hx = nxt, hn
         raise ArithmeticError(f"no crossing of Theta* found ahead of {theta0} on its contour at this precision")
@@ -362,7 +362,7 @@ def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_
 # report for `l2g flow`
 # ---------------------------------------------------------------------------------------------
 
-def _dec(x, dps) -> str:
+def decimal_text(x, dps) -> str:
     return mp.nstr(x, dps, min_fixed=-mp.inf, max_fixed=mp.inf) if x != 0 else "0"
 
 
@@ -388,7 +388,7 @@ def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
         rep["basin"] = basin
         rep["theorem_class"] = thm_cls
         rep["predicted"] = None if pred is None else {"class": pred.limit_class,
-                                                      "limit": [_dec(x, dps) for x in pred.limit],
+                                                      "limit": [decimal_text(x, dps) for x in pred.limit],
                                                       "reason": pred.reason}
         acc = limit_accuracy(dps, cls or (pred.limit_class if pred else None), res.status == "stationary")
         rep["integrated"] = {"class": cls, "limit": [to_accuracy(x, acc) for x in res.theta], "accuracy": mp.nstr(acc, 2),

@@ -31,7 +31,8 @@ from fractions import Fraction
 import mpmath as mp
 
 from local2global.numeric.chain import NumericChain
-from local2global.numeric.dynamics.basins import TheoremsDoNotApply, _dec, _root, record_agreement, report_tail
+from local2global.numeric.dynamics.basins import (TheoremsDoNotApply, bracketed_root, decimal_text, record_agreement,
+                                                    report_tail)
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.numeric.evaluate.landscape import Landscape, compiled_model
@@ -118,7 +119,7 @@ def predict(p, q, theta0, dps: int = 50) -> UntiedPrediction:
                 return s0 * R(x) * Q(x) - A_star
             lo = wm if (s0 * g(wm) < 0) else _far(lambda x: -s0 * g(x), wm, toward_zero=False)
             hi = wm if (s0 * g(wm) > 0) else _far(lambda x: s0 * g(x), wm, toward_zero=True)
-            x = _root(g, lo, hi)
+            x = bracketed_root(g, lo, hi)
             return UntiedPrediction("global_min", point(x, s0), levels,
                                     "min(E_e, E_h) > E_sad: e and h never vanish; the one point of the level curve "
                                     "with A = A*")
@@ -127,11 +128,11 @@ def predict(p, q, theta0, dps: int = 50) -> UntiedPrediction:
             lo = wm / 2
             while _f(lo) <= m:
                 lo /= 2
-            wb, far_zero, sQ = _root(lambda x: _f(x) - m, lo, wm), False, 1
+            wb, far_zero, sQ = bracketed_root(lambda x: _f(x) - m, lo, wm), False, 1
         elif wm > w_sad:
-            wb, far_zero, sQ = _root(lambda x: _f(x) - m, w_sad, wm), True, 1
+            wb, far_zero, sQ = bracketed_root(lambda x: _f(x) - m, w_sad, wm), True, 1
         else:
-            wb, far_zero, sQ = _root(lambda x: _f(x) - m, wm, w_sad), False, -1
+            wb, far_zero, sQ = bracketed_root(lambda x: _f(x) - m, wm, w_sad), False, -1
         s_star = sA * sQ
         if mp.almosteq(m, E_sad) and w0 < 0:
             # the component runs into Θ_sad^e or Θ_sad^h at w_sad: A* on this side, or the saddle
@@ -155,7 +156,7 @@ def _on_half(R, Q, A_star, wb, start, toward_zero, s, point, levels, reason):
     def g(x):
         return abs(R(x) * Q(x)) - abs(A_star)
     far = start if g(start) > 0 else _far(g, start, toward_zero)
-    x = _root(g, wb, far)
+    x = bracketed_root(g, wb, far)
     return UntiedPrediction("global_min", point(x, s), levels, reason)
 
 
@@ -211,8 +212,8 @@ def flow_report(p, q, e0, w0, h0, dps: int = 30, progress: bool = False) -> dict
         stationary = res.status == "stationary"
         cls = end_class(fl, res.theta, **limit_tolerances(dps, stationary)) if (res.converged and pred) else None
         rep["predicted"] = None if pred is None else {
-            "class": pred.limit_class, "limit": [_dec(x, dps) for x in pred.limit], "reason": pred.reason,
-            "levels": None if pred.levels is None else [_dec(x, dps) for x in pred.levels]}
+            "class": pred.limit_class, "limit": [decimal_text(x, dps) for x in pred.limit], "reason": pred.reason,
+            "levels": None if pred.levels is None else [decimal_text(x, dps) for x in pred.levels]}
         acc = limit_accuracy(dps, cls or (pred.limit_class if pred else None), stationary)
         rep["integrated"] = {"class": cls, "limit": [to_accuracy(x, acc) for x in res.theta], "accuracy": mp.nstr(acc, 2),
                              "t": mp.nstr(res.t, 6), "status": res.status, "steps": res.steps,
