@@ -178,8 +178,3 @@ def _b_star_text(chain, e, value, dps, attention, untied=False) -> str:
 def attention_point(p, q, e, w, a, b=None, dps: int = 50) -> dict:
     """`l2g eval --a`: `evaluate_point` with the attention scalar (vectors in the order e, w, a, b)."""
     return evaluate_point(p, q, e, w, b=b, dps=dps, a=a)
-
-
-def untied_point(p, q, e, w, h, b=None, dps: int = 50) -> dict:
-    """`l2g eval --untied --h H`: `evaluate_point` for the model without weight tying (order e, w, h, b)."""
-    return evaluate_point(p, q, e, w, b=b, dps=dps, h=h)

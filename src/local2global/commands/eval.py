@@ -102,32 +102,14 @@ def run(args) -> int:
 
     p, q, e, w, b, dps = _point(args)
     h = _untied_options(args)
-    if h is not None:
-        from local2global.numeric.evaluate.pointeval import untied_point
-        try:
-            res = untied_point(p, q, e, w, h, b, dps)
-        except (ValueError, TypeError) as ex:
-            raise UsageError(str(ex).splitlines()[0]) from None
-        except ArithmeticError as ex:
-            raise computation_error("the values at this point", ex, dps) from None
-        print(json.dumps(res, indent=2) if args.json else _table(res, "ewh"))
-        return 0
-    if args.a is not None:
-        from local2global.numeric.evaluate.pointeval import attention_point
-        a = _bounded(exact_number(args.a, "--a"), "--a")
-        try:
-            res = attention_point(p, q, e, w, a, b, dps)
-        except (ValueError, TypeError) as ex:
-            raise UsageError(str(ex).splitlines()[0]) from None
-        except ArithmeticError as ex:
-            raise computation_error("the values at this point", ex, dps) from None
-        print(json.dumps(res, indent=2) if args.json else _table(res, "ewa"))
-        return 0
+    a = None if args.a is None else _bounded(exact_number(args.a, "--a"), "--a")
+    # one point of one model: (e, w) tied, (e, w, a) with attention, (e, w, h) untied
+    names = "ewh" if h is not None else ("ewa" if a is not None else "ew")
     try:
-        res = evaluate_point(p, q, e, w, b, dps)
+        res = evaluate_point(p, q, e, w, b, dps, a=a, h=h)
     except (ValueError, TypeError) as ex:          # invariants refused by the numeric layer
         raise UsageError(str(ex).splitlines()[0]) from None
     except ArithmeticError as ex:
         raise computation_error("the values at this point", ex, dps) from None
-    print(json.dumps(res, indent=2) if args.json else _table(res, "ew"))
+    print(json.dumps(res, indent=2) if args.json else _table(res, names))
     return 0
