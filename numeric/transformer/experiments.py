@@ -662,14 +662,19 @@ def _large_allocations_without_page_faults() -> None:
         pass
 
 
-#: the training groups behind Figs. 3, 4, 6 (Fig. 6 reads Fig. 3's group); independent of each other
-TRAINING_GROUPS = ("fig4", "fig3")
+#: the training groups behind Figs. 3, 4, 6 (Fig. 6 reads Fig. 3's group) and the weight-tying comparison
+#: (`weight_tying`); independent of each other
+TRAINING_GROUPS = ("fig4", "fig3", "untied")
 
 
 def train_group_cached(name: str, quick: bool = False, cache_dir=None, progress: bool = True,
                        position: int = 0) -> None:
     """Train one of `TRAINING_GROUPS` into the cache (nothing if it is cached); `l2g all` runs them side by side,
     each with its progress bar on its own line (`position`)."""
+    if name == "untied":
+        from local2global.numeric.transformer import weight_tying
+        weight_tying.train_all()
+        return
     configs = {"fig4": fig4_configs, "fig3": fig36_configs}[name](quick)
     run_group_cached(configs, cache_dir, progress, position=position)
 
