@@ -26,7 +26,8 @@ from local2global.symbolic import symbols as S
 from local2global.numeric.evaluate.lambdify import compile_mp
 from local2global.numeric.evaluate.arb import arb_function, interval, precision as arb_precision
 
-from local2global.proofs._registry import Context, Outcome
+from local2global.proofs import _steps as steps
+from local2global.proofs._registry import Context, Outcome, combine
 
 #: default sampling box per variable: (low, high); the sign branches restrict e and w further
 BOX = {S.p: (0, 1), S.q: (0, 1), S.e: (-2, 2), S.w: (-2, 2), S.b: (-3, 3), S.a: (-1, 1), S.A: (-6, 6), S.c: (-4, 4)}
@@ -701,17 +702,20 @@ def sample_region(free) -> str:
     return ", ".join(parts)
 
 
-def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp.Expr | None = None) -> Outcome:
+def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp.Expr | None = None,
+                 states: str = "the difference vanishes") -> Outcome:
     """|expr| (relative to |scale|+1 if given) below 10^-(dps-10) at ctx.points random rational points."""
     free = sorted(expr.free_symbols, key=lambda s: s.name)
+    tol_exp = ctx.dps - 10
     if not free:
         with mp.workdps(ctx.dps):
             val = abs(sp.N(expr, ctx.dps))
-        ok = val < sp.Float(10) ** (-(ctx.dps - 10))
-        return Outcome(bool(ok), f"high-precision ({ctx.dps} digits)", f"constant residual {sp.N(val, 3)}",
-                       checked_domain="a constant")
+        ok = val < sp.Float(10) ** (-tol_exp)
+        return Outcome.of(steps.sampled(states, bool(ok), method=f"evaluated at {ctx.dps} digits", domain="a constant",
+                                        count=1, digits=ctx.dps,
+                                        values={"residual": str(sp.N(val, 3)), "tolerance": f"1e-{tol_exp}"}))
     worst = mp.mpf(0)
-    tol = mp.mpf(10) ** (-(ctx.dps - 10))
+    tol = mp.mpf(10) ** (-tol_exp)
     pts = sample_points(key, free, ctx.points, restrict)
     f = compile_mp(expr, tuple(free), cse=True)
     fs = compile_mp(scale, tuple(free), cse=True) if scale is not None else None
@@ -723,9 +727,10 @@ def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp
             worst = max(worst, r)
     ok = worst < tol
     region = sample_region(free)
-    return Outcome(bool(ok), f"sampled: {len(pts)} random rational points at {ctx.dps} digits",
-                   f"max |residual| = {mp.nstr(worst, 3)} (tolerance 1e-{ctx.dps - 10}) over {region}",
-                   strength="sampled", checked_domain=f"{len(pts)} random rational points in {region}")
+    return Outcome.of(steps.sampled(states, bool(ok), method=f"random rational points, mpmath at {ctx.dps} digits",
+                                    domain=f"{len(pts)} random rational points in {region}", count=len(pts),
+                                    digits=ctx.dps, values={"max |residual|": mp.nstr(worst, 3),
+                                                            "tolerance": f"1e-{tol_exp}"}))
 
 
 def _branch_words(labels) -> str:
@@ -734,14 +739,16 @@ def _branch_words(labels) -> str:
 
 
 def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, restrict=None,
-             exact: bool = True) -> Outcome:
+             exact: bool = True, states: str | None = None) -> Outcome:
     """lhs == rhs: exact on every sign branch if it can be decided (targeted steps, then the exact
-    normal form `exact_zero`), else sampled on every branch (the evidence says why it is not exact).
+    normal form `exact_zero`), else sampled on every branch (the step says why it is not exact).
 
     An exact outcome holds on the whole domain: 0 < p, q < 1 and every real value of the other symbols
     on each branch (`restrict` only narrows the sampling). `exact=False` goes straight to sampling.
+    `states` is what the identity says, for the record (default: the two sides agree).
     """
     branches = branches or {"all": {}}
+    states = states or "the two sides agree"
     diffs = {lab: substitute(lhs - rhs, sub) for lab, sub in branches.items()}
     why = ""
     if exact:
@@ -758,46 +765,58 @@ def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, 
                 break
             hows.append(how)
         else:
-            return Outcome(True, "symbolic", f"difference is exactly 0 on {len(diffs)} branch(es): "
-                           + "; ".join(f"{lab}: {h}" for lab, h in zip(diffs, hows)), strength="proved",
-                           checked_domain="the whole domain: (p, q) in (0,1)^2, every real value of the other "
-                                          "variables" + _branch_words(diffs))
-    outs = [sampled_zero(d, ctx, f"{key}/{lab}", restrict) for lab, d in diffs.items()]
-    ok = all(o.ok for o in outs)
-    return Outcome(ok, outs[0].method + f" on {len(outs)} branch(es)",
-                   "; ".join(f"{lab}: {o.evidence}" for lab, o in zip(diffs, outs)) + (f" [not exact: {why}]" if why else ""),
-                   strength="sampled", checked_domain="; ".join(dict.fromkeys(o.checked_domain for o in outs)))
+            obligations = tuple(steps.Obligation("== 0", d, label=lab) for lab, d in diffs.items())
+            return Outcome.of(steps.exact(
+                states, True, method="exact normal form of the difference (exp, log, sqrt rewritten; python-flint "
+                "fmpz_mpoly zero test)", domain="the whole domain: (p, q) in (0,1)^2, every real value of the other "
+                "variables" + _branch_words(diffs),
+                values={lab: f"difference {h}" for lab, h in zip(diffs, hows)}, obligations=obligations,
+                software=("sympy", "python-flint")))
+    outs = [sampled_zero(d, ctx, f"{key}/{lab}", restrict,
+                         states=states + (f" on the branch {lab}" if lab != "all" else "")
+                         + (f" (not decided exactly: {why})" if why else ""))
+            for lab, d in diffs.items()]
+    return combine(*outs)
 
 
 def matrix_identity(lhs: sp.Matrix, rhs: sp.Matrix, ctx: Context, key: str, branches=None, restrict=None,
-                    exact: bool = True) -> Outcome:
+                    exact: bool = True, states: str | None = None) -> Outcome:
     """Entrywise `identity` for matrices of equal shape (proved only if every entry is)."""
+    states = states or "the two matrices agree"
     if lhs.shape != rhs.shape:
-        return Outcome(False, "shape", f"shapes differ: {lhs.shape} vs {rhs.shape}", strength="proved")
+        return Outcome.of(steps.exact(states, False, method="shape comparison",
+                                      values={"shapes": f"{lhs.shape} vs {rhs.shape}"}))
     # entries are decided in order; the first that fails settles the matrix (later entries are not run), and
     # an entry whose difference repeats an earlier one (a symmetric Hessian) reuses that outcome
     outs, seen = [], {}
     for i in range(len(lhs)):
         diff = sp.sympify(lhs[i] - rhs[i])
         if diff in seen:
-            outs.append(seen[diff])
             continue
-        o = identity(lhs[i], rhs[i], ctx, f"{key}[{i}]", branches, restrict, exact)
+        o = identity(lhs[i], rhs[i], ctx, f"{key}[{i}]", branches, restrict, exact,
+                     states=f"{states}: entry {i}")
         seen[diff] = o
         outs.append(o)
         if not o.ok:
             break
-    ok = all(o.ok for o in outs) and len(outs) == len(lhs)
-    methods = sorted({o.method.split(" on ")[0].split(":")[0] for o in outs})
-    bad = [i for i, o in enumerate(outs) if not o.ok]
-    ev = (f"all {len(outs)} entries agree" if ok else f"entry {bad[0]} differs (entries after it not run): "
-          f"{outs[bad[0]].evidence}")
-    detail = "; ".join(sorted({o.evidence for o in outs if o.method != 'symbolic'}))[:300]
-    proved = all(o.level == "proved" for o in outs)
-    exact_note = " exactly" + _branch_words(branches or {}) if proved else ""
-    return Outcome(ok, "symbolic" if proved else "+".join(methods), ev + exact_note + (f" ({detail})" if detail and ok else ""),
-                   strength="proved" if proved else "sampled",
-                   checked_domain="; ".join(dict.fromkeys(o.checked_domain for o in outs)))
+    n_done = len(seen) if all(o.ok for o in outs) else None
+    out = combine(*outs)
+    if n_done is None:
+        return out
+    # one step per kind: the entries decided exactly together, the sampled ones together
+    by_kind = {}
+    for st in out.steps:
+        by_kind.setdefault(st.kind, []).append(st)
+    merged = []
+    for kind, sts in by_kind.items():
+        first = sts[0]
+        merged.append(steps.Step(kind, f"{states} ({len(sts)} distinct entries of {len(lhs)})", all(x.ok for x in sts),
+                                 first.method, first.domain if kind == "exact" else "; ".join(dict.fromkeys(x.domain for x in sts)),
+                                 count=sum(x.count for x in sts), digits=first.digits, software=first.software,
+                                 values=(("max |residual|", max((v for x in sts for k, v in x.values if k == "max |residual|"),
+                                                                key=lambda t: mp.mpf(t), default="0")),) if kind == "sampled" else (),
+                                 obligations=tuple(o for x in sts for o in x.obligations)))
+    return Outcome.of(*merged)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -854,7 +873,8 @@ def same_relation(derived, printed, branches=None) -> tuple[bool, str]:
     return True, "; ".join(notes)
 
 
-def same_sign(derived: sp.Expr, printed: sp.Expr, ctx: Context, key: str, free, n: int = 400) -> Outcome:
+def same_sign(derived: sp.Expr, printed: sp.Expr, ctx: Context, key: str, free, n: int = 400,
+              states: str = "the two conditions select the same points") -> Outcome:
     """Two inequality conditions select the same points, compared at n random rational points.
 
     The conditions are compiled to Python and evaluated on `fractions.Fraction` inputs, so every
@@ -862,9 +882,9 @@ def same_sign(derived: sp.Expr, printed: sp.Expr, ctx: Context, key: str, free, 
     free = tuple(free)
     bad = sum(x != y for x, y in zip(_truth_at_points(sp.sympify(derived), key, free, n),
                                      _truth_at_points(sp.sympify(printed), key, free, n)))
-    return Outcome(bad == 0, f"sampled: {n} random rational points (exact rational arithmetic)",
-                   f"{bad} disagreements over {sample_region(free)}", strength="sampled",
-                   checked_domain=f"{n} random rational points in {sample_region(free)}")
+    return Outcome.of(steps.sampled(states, bad == 0, method="random rational points, exact rational arithmetic",
+                                    domain=f"{n} random rational points in {sample_region(free)}", count=n,
+                                    values={"disagreements": str(bad)}, software=("sympy",)))
 
 
 # A function of the condition and of the points (key, symbols, n) alone: a derived condition is evaluated once per
@@ -877,19 +897,22 @@ def _truth_at_points(cond, key: str, free: tuple, n: int) -> tuple[bool, ...]:
     return tuple(bool(f(*[Fraction(int(v.p), int(v.q)) for v in pt.values()])) for pt in sample_points(key, list(free), n))
 
 
-def same_condition(derived, printed, ctx: Context, key: str, n: int = 300) -> Outcome:
+def same_condition(derived, printed, ctx: Context, key: str, n: int = 300,
+                   states: str = "the two conditions select the same points") -> Outcome:
     """Two conditions in (p, q, w) on a critical family select the same points: `same_sign` at n random
     rational points (exact arithmetic), plus the measure-zero boundary w = -1/sqrt(2), where
     1 + 2w|w| = 0, decided exactly at two chains (one per regime). Sampled: a corroboration of
     `same_relation`."""
-    out = same_sign(derived, printed, ctx, key, [S.p, S.q, S.w], n=n)
+    out = same_sign(derived, printed, ctx, key, [S.p, S.q, S.w], n=n, states=states)
     bad = 0
     for pp, qq in ((sp.Rational(9, 10), sp.Rational(9, 10)), (sp.Rational(1, 10), sp.Rational(1, 5))):
         pt = {S.p: pp, S.q: qq, S.w: -1 / sp.sqrt(2)}
         bad += bool(sp.sympify(derived).xreplace(pt)) != bool(sp.sympify(printed).xreplace(pt))
-    ok = out.ok and bad == 0
-    return Outcome(ok, out.method, f"{out.evidence} at {n} random points; {bad} on the boundary w = -1/sqrt(2)",
-                   strength="sampled", checked_domain=out.checked_domain)
+    boundary = steps.sampled(states + " on the boundary $w = -1/\\sqrt{2}$", bad == 0,
+                             method="exact evaluation at two chains, (p, q) = (9/10, 9/10), (1/10, 1/5)",
+                             domain="w = -1/sqrt(2), two chains", count=2, values={"disagreements": str(bad)},
+                             software=("sympy",))
+    return Outcome.of(*out.steps, boundary)
 
 
 #: the sign branches of w including w = 0 itself (conditions in |w| are compared on all three)
@@ -923,41 +946,39 @@ def critical_sets_outcome(derived, form: dict, ctx: Context, branches=None, cond
     compared in order (`_same_equation`, on `branches`), conditions by `same_relation` (on
     `cond_branches`, default w > 0, w < 0, w = 0); the sampled `same_condition` at 300 random points is
     kept as corroboration. Proved if every comparison is exact."""
-    notes, ok = [], set(derived) == set(form)
-    corr, corr_ok = [], True
-    if not ok:
-        notes.append(f"names differ: derived {sorted(derived)} vs printed {sorted(form)}")
+    exact_method = "SymPy: equations equal or opposite (exact normal form) or differing by a factor of proved sign"
+    found = [steps.exact("the printed families are the derived ones, by name", set(derived) == set(form),
+                         method="comparison of names",
+                         values={"derived": ", ".join(sorted(derived)), "printed": ", ".join(sorted(form))})]
+    corr = []
     for name, cs in derived.items():
         if name not in form:
             continue
         eqs, cond = _split_region(form[name])
         d_eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
         if len(eqs) != len(d_eqs):
-            ok = False
-            notes.append(f"{name}: {len(d_eqs)} derived equations vs {len(eqs)} printed")
+            found.append(steps.exact(f"{name}: the printed equations are the derived ones", False,
+                                     method="count of equations",
+                                     values={"derived": str(len(d_eqs)), "printed": str(len(eqs))}))
             continue
-        eq_ok = True
+        bad = []
         for (lhs, rhs), eq in zip(eqs, d_eqs):
             same, how = _same_equation(eq, lhs, rhs, branches)
-            eq_ok &= same
             if not same:
-                notes.append(f"{name}: equation {eq} vs {lhs} = {rhs}: {how}")
-        ok &= eq_ok
-        if eq_ok:
-            notes.append(f"{name}: {len(eqs)} equation(s) the same exactly")
+                bad.append(f"{sp.sstr(eq)} vs {sp.sstr(lhs)} = {sp.sstr(rhs)}: {how}")
+        found.append(steps.exact(f"{name}: the {len(eqs)} printed equation(s) define the derived set", not bad,
+                                 method=exact_method, values={"differs": bad[0]} if bad else ()))
         if cond or cs.condition is not sp.true:
             printed_cond = cond[0] if cond else sp.true
             same, how = same_relation(cs.condition, printed_cond, cond_branches or W_BRANCHES_0)
-            ok &= same
-            notes.append(f"{name} condition {'equivalent' if same else 'differs'} (exact: {how})")
+            found.append(steps.exact(f"{name}: the printed condition is the derived one", same,
+                                     method="same relation: equal sides or a ratio of strict sign (exact)",
+                                     values={"how": how}))
             if {S.p, S.q, S.w} >= (sp.sympify(cs.condition).free_symbols | sp.sympify(printed_cond).free_symbols):
-                o = same_condition(cs.condition, printed_cond, ctx, f"cond/{name}")
-                corr_ok &= o.ok
-                corr.append(f"{name}: {o.evidence}")
-    evidence = "; ".join(notes) if notes else f"{len(form)} families: every equation and condition identical exactly"
-    return Outcome(ok and corr_ok, "symbolic", evidence + ("" if corr_ok else "; sampled corroboration FAILED"),
-                   strength="proved", checked_domain="the whole domain, every sign branch",
-                   corroboration=("conditions re-compared at random rational points: " + "; ".join(corr)) if corr else "")
+                o = same_condition(cs.condition, printed_cond, ctx, f"cond/{name}",
+                                   states=f"{name}: the conditions select the same points")
+                corr.extend(o.steps)
+    return Outcome.of(*found, corroboration=corr, checked_domain="the whole domain, every sign branch")
 
 
 def compare_critical_sets(derived, form: dict, ctx: Context, branches=None) -> tuple[bool, list[str]]:

@@ -22,13 +22,15 @@ import sys
 import time
 import traceback
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable
+
+from local2global.proofs._steps import STRENGTHS, Step, method_of, status_line, steps_text, strength_of, trust_base
 
 #: the ladder, strongest first; `verified` (the old single word for every passing check) is gone
 STATUSES = ("proved", "certified", "sampled", "experiment", "erratum", "open", "failed")
-#: strengths a check can establish, strongest first (an erratum carries the strength of its corrected form)
-STRENGTHS = ("proved", "certified", "sampled", "experiment", "open", "failed")
+#: strengths a check can establish, strongest first (`proofs._steps.STRENGTHS`; an erratum carries the
+#: strength of its corrected form)
 RANK = {s: len(STRENGTHS) - i for i, s in enumerate(STRENGTHS)}      # larger is stronger
 #: the status of a claim as it appears in the coverage of the paper's numbered results
 COVERED = ("proved", "certified", "sampled", "experiment", "erratum")
@@ -52,23 +54,43 @@ class Context:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one run of a check established: pass/fail, the method used, the evidence, and how strong it is.
+    """What one run of a check established: pass/fail, its steps (`proofs._steps`), and corroborations.
 
-    `strength` is one of STRENGTHS (`certified=True` is a shorthand for "certified"; without either, the
-    strength is read off the method: "symbolic ..." alone is proved, anything numerical is sampled).
-    `checked_domain` says where the check looked (for a proof: the whole stated domain);
-    `corroboration` is numerical evidence that must hold but does not change the strength."""
+    Build it with `Outcome.of(*steps, corroboration=...)`: ok, method, evidence and strength are then read off
+    the steps (a method or strength is never written by hand). `checked_domain` says where the check looked
+    (for a proof: the whole stated domain). `corroboration` steps must hold but do not change the strength.
+
+    The positional form `Outcome(ok, method, evidence, strength=...)` is the old unstructured outcome; a record
+    made from one carries a single `legacy` step (tests list them: there should be none)."""
 
     ok: bool
-    method: str
-    evidence: str
+    method: str = ""
+    evidence: str = ""
     certified: bool = False
     strength: str | None = None
     checked_domain: str = ""
     corroboration: str = ""
+    steps: tuple[Step, ...] = ()
+    corroborations: tuple[Step, ...] = ()
+
+    @classmethod
+    def of(cls, *steps: Step, corroboration: Iterable[Step] = (), checked_domain: str = "",
+           ok: bool | None = None) -> "Outcome":
+        """The outcome of these proof steps: ok iff every step and every corroboration holds (or `ok`, when
+        the check decides more than its steps say, e.g. a comparison of names), as strong as the weakest."""
+        steps, corr = tuple(steps), tuple(corroboration)
+        if not steps:
+            raise ValueError("an outcome needs at least one step")
+        all_ok = all(s.ok for s in steps) and all(s.ok for s in corr)
+        return cls(all_ok if ok is None else (bool(ok) and all_ok), method_of(steps), steps_text(steps),
+                   strength=strength_of(steps),
+                   checked_domain=checked_domain or "; ".join(dict.fromkeys(s.domain for s in steps if s.domain)),
+                   corroboration=steps_text(corr), steps=steps, corroborations=corr)
 
     @property
     def level(self) -> str:
+        if self.steps:
+            return strength_of(self.steps)
         if self.strength is not None:
             if self.strength not in STRENGTHS:
                 raise ValueError(f"unknown strength {self.strength!r}")
@@ -78,23 +100,44 @@ class Outcome:
         m = self.method.lower()
         numeric = ("sampled", "flow", "numeric", "high precision", "torch", "pixel", "quadrature", "mp.quad",
                    "integrated", "float64", "neighbourhood", "monte carlo", "grid")
-        if m.startswith("symbolic") and not any(k in m for k in numeric):
-            return "proved"
+        if (m.startswith("symbolic") or m.startswith("exact")) and not any(k in m for k in numeric):
+            return "proved"       # "exact" is the method word of step-built outcomes (`_steps.method_of`)
         if m.startswith("experiment"):
             return "experiment"
         return "sampled"
 
+    def all_steps(self) -> tuple[Step, ...]:
+        """The proof steps, or the one legacy step that stands for an unstructured outcome."""
+        if self.steps:
+            return self.steps
+        kind = {"proved": "exact", "certified": "interval", "sampled": "sampled", "experiment": "experiment",
+                "open": "sampled", "failed": "sampled"}[self.level]
+        return (Step(kind, self.evidence or "(no evidence recorded)", self.ok, self.method,
+                     self.checked_domain, legacy=True),)
+
+    def corroboration_steps(self) -> tuple[Step, ...]:
+        if self.corroborations or not self.corroboration:
+            return self.corroborations
+        return (Step("sampled", self.corroboration, self.ok, "corroboration", legacy=True),)
+
 
 def combine(*outcomes: Outcome, method: str | None = None, evidence: str | None = None) -> Outcome:
-    """Several sub-checks as one Outcome: ok if all are, as strong as the weakest, evidence joined."""
+    """Several sub-checks as one Outcome: ok if all are, as strong as the weakest, their steps joined."""
+    if all(o.steps for o in outcomes) and method is None and evidence is None:
+        out = Outcome.of(*[s for o in outcomes for s in o.steps],
+                         corroboration=[s for o in outcomes for s in o.corroborations],
+                         checked_domain="; ".join(dict.fromkeys(o.checked_domain for o in outcomes if o.checked_domain)))
+        return out if all(o.ok for o in outcomes) else replace(out, ok=False)
     levels = [o.level for o in outcomes]
     weakest = min(levels, key=lambda s: RANK[s])
+    steps = tuple(s for o in outcomes for s in o.all_steps()) if any(o.steps for o in outcomes) else ()
     return Outcome(all(o.ok for o in outcomes),
                    method if method is not None else " + ".join(dict.fromkeys(o.method for o in outcomes)),
                    evidence if evidence is not None else "; ".join(o.evidence for o in outcomes),
                    strength=weakest,
                    checked_domain="; ".join(dict.fromkeys(o.checked_domain for o in outcomes if o.checked_domain)),
-                   corroboration="; ".join(o.corroboration for o in outcomes if o.corroboration))
+                   corroboration="; ".join(o.corroboration for o in outcomes if o.corroboration),
+                   steps=steps, corroborations=tuple(s for o in outcomes for s in o.corroborations))
 
 
 @dataclass(frozen=True)
@@ -133,7 +176,14 @@ ROLES = ("proof", "confrontation")
 
 @dataclass
 class Record:
-    """The result of running one claim: status (propagated), own status, method, evidence, control, domains."""
+    """The result of running one claim: status (propagated), own status, its steps, the control's steps.
+
+    `steps` are the proof steps of the form whose strength counts (the printed form; the corrected form for
+    an erratum, whose failing printed form keeps its steps in `printed_steps`); `control_steps` are the steps
+    of the negative control, which the check must reject (`control_rejected`); `corroborations` must hold but
+    do not change the strength. `trust` is the trust base over the claim's uses-closure and `status_line` the
+    status with what it rests on that no machine checked (both set by `propagate`). `method`, `evidence` and
+    `control` are the same steps as one line of text each (the terminal table)."""
 
     id: str
     ref: str
@@ -152,11 +202,20 @@ class Record:
     corroboration: str = ""
     weakest: str = ""
     role: str = "proof"
+    steps: tuple[Step, ...] = ()
+    printed_steps: tuple[Step, ...] = ()
+    control_steps: tuple[Step, ...] = ()
+    control_rejected: bool = False
+    corroborations: tuple[Step, ...] = ()
+    trust: dict = field(default_factory=dict)
+    status_line: str = ""
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
         d = dict(self.__dict__)
         d["uses"] = list(self.uses)
+        for k in ("steps", "printed_steps", "control_steps", "corroborations"):
+            d[k] = [x.as_dict() for x in getattr(self, k)]
         d.pop("seconds")      # timings would make the JSON report non-deterministic
         return d
 
@@ -213,6 +272,7 @@ def run_claim(cl: Claim, ctx: Context = Context()) -> Record:
     printed = _safe(cl.check, cl.printed(), ctx)
     control = _safe(cl.check, cl.mutant(), ctx)
     control_text = ("rejected: " if not control.ok else "NOT rejected: ") + control.evidence
+    printed_steps = ()
     if printed.ok:
         status = printed.level if not control.ok else "failed"
         strength, outcome = status, printed
@@ -220,34 +280,46 @@ def run_claim(cl: Claim, ctx: Context = Context()) -> Record:
         fixed = _safe(cl.check, cl.corrected(), ctx)
         status = "erratum" if (fixed.ok and not control.ok) else "failed"
         strength = fixed.level if status == "erratum" else "failed"
+        printed_steps = printed.all_steps()
         outcome = Outcome(fixed.ok, fixed.method, f"printed form fails ({printed.evidence}); corrected form: "
                           f"{fixed.evidence}", strength=fixed.level, checked_domain=fixed.checked_domain,
-                          corroboration=fixed.corroboration)
+                          corroboration=fixed.corroboration, steps=fixed.all_steps(),
+                          corroborations=fixed.corroboration_steps())
     else:
         status, strength, outcome = "failed", "failed", printed
     return Record(**base, status=status, own_status=status, strength=strength, method=outcome.method,
                   evidence=outcome.evidence, control=control_text, checked_domain=outcome.checked_domain,
-                  corroboration=outcome.corroboration, weakest=cl.id, seconds=time.perf_counter() - t0)
+                  corroboration=outcome.corroboration, weakest=cl.id, steps=outcome.all_steps(),
+                  printed_steps=printed_steps, control_steps=control.all_steps(), control_rejected=not control.ok,
+                  corroborations=outcome.corroboration_steps(), seconds=time.perf_counter() - t0)
 
 
 def resolve_uses(use: str, ids) -> list[str]:
-    """The claim ids a `uses` entry names: an exact id, or an id prefix ("lemma5" -> "lemma5.*")."""
+    """The claim ids a `uses` entry names: an exact id, or an id prefix ("lemma5" -> "lemma5.*"). The one
+    resolver of `uses`: the propagation, the trust base, the report, the document and the site all call it."""
     return [i for i in ids if i == use or i.startswith(use + ".")]
+
+
+def uses_closure(uses_of: dict, start) -> list[str]:
+    """Every claim id reachable from `start` (an id or ids) along `uses` (`uses_of`: id -> its uses entries),
+    the start included, in the order of `uses_of`. Uses that name no id of `uses_of` are ignored."""
+    todo = [start] if isinstance(start, str) else list(start)
+    seen = set()
+    while todo:
+        cid = todo.pop()
+        if cid in seen or cid not in uses_of:
+            continue
+        seen.add(cid)
+        for u in uses_of[cid]:
+            todo.extend(resolve_uses(u, uses_of))
+    return [i for i in uses_of if i in seen]
 
 
 def closure(claims) -> list[Claim]:
     """The claims with every claim they use, transitively, in registry order."""
     from local2global.proofs import load_all
     load_all()
-    ids = list(REGISTRY)
-    want, todo = set(), [c.id for c in claims]
-    while todo:
-        cid = todo.pop()
-        if cid in want:
-            continue
-        want.add(cid)
-        for u in REGISTRY[cid].uses:
-            todo.extend(resolve_uses(u, ids))
+    want = set(uses_closure({cid: c.uses for cid, c in REGISTRY.items()}, [c.id for c in claims]))
     return [c for c in select() if c.id in want]
 
 
@@ -274,11 +346,16 @@ def propagate(records: list[Record]) -> list[Record]:
         memo[cid] = best
         return best
 
+    uses_of = {r.id: r.uses for r in records}
+    as_dicts = {r.id: {"steps": [x.as_dict() for x in r.steps]} for r in records}
     for r in records:
         level, step = weakest(r.id)
         r.weakest = step
         if r.own_status not in ("erratum", "failed"):
             r.status = level
+        tb = trust_base(as_dicts, uses_closure(uses_of, r.id))
+        r.trust = {**tb.as_dict(), "note": tb.note()}
+        r.status_line = status_line(r.status, tb)
     return records
 
 

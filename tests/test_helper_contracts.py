@@ -95,13 +95,16 @@ def test_the_critical_set_check_reports_its_corroboration_and_a_failed_one_fails
     form = {n: tuple((eq.lhs, eq.rhs) for eq in c.equations if isinstance(eq, sp.Eq))
             + ((c.condition,) if c.condition is not sp.true else ()) for n, c in derived.items()}
     out = critical_sets_outcome(derived, form, Context(dps=30))
-    assert out.ok and out.corroboration.startswith("conditions re-compared at random rational points: ")
-    assert name in out.corroboration and "FAILED" not in out.evidence
+    assert out.ok and out.level == "proved" and out.corroborations
+    assert all(s.kind == "sampled" and s.ok for s in out.corroborations)
+    assert any(s.states.startswith(name) for s in out.corroborations)
     # the negated condition: the exact comparison and the sampled one both reject it
     bad = dict(form)
     bad[name] = form[name][:-1] + (sp.Not(cs.condition),)
     out = critical_sets_outcome(derived, bad, Context(dps=30))
-    assert not out.ok and "sampled corroboration FAILED" in out.evidence
+    assert not out.ok
+    assert any(s.kind == "exact" and not s.ok and s.states.startswith(name) for s in out.steps)
+    assert any(s.kind == "sampled" and not s.ok for s in out.corroborations)
 
 
 # --- numeric/dynamics/gaussian.py: the acceptance threshold of a certified probability ---------------------
