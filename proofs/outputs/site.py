@@ -79,6 +79,7 @@ SECTION_NOTEBOOK = {
     "setting": "01_canonical_model_and_bias", "canonical": "01_canonical_model_and_bias",
     "bias": "01_canonical_model_and_bias", "landscape": "02_loss_landscape", "critical": "02_loss_landscape",
     "flow": "03_gradient_flow_and_basins", "attention": "04_attention", "full model": "05_full_model",
+    "untied": "06_weight_tying",
 }
 
 
