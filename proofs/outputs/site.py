@@ -1157,6 +1157,10 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
             parts.append('<p class="none">no section of the derivations document backs this claim</p>')
         files["claims/" + it.page] = _page(f"{it.ref}: {it.title}", "\n".join(parts), "../").encode()
 
+    # ---- the basin explorer (its own module; one page, no record needed)
+    from local2global.proofs.outputs import explorer
+    files.update(explorer.files())
+
     # ---- index
     files["index.html"] = _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html,
                                       figures_html, outputs, coverage, NOT_CHECKABLE, numbered_results).encode()
@@ -1265,6 +1269,9 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
                  '<tr><th>total</th><td class="num">%d</td></tr></table>'
                  % ("".join('<tr data-status="%s"><td>%s</td><td class="num">%d</td></tr>' % (_esc(s), badge(s), n)
                             for s, n in counts), total))
+    parts.append('<p id="explorer-link">The <a href="explorer.html">basin explorer</a>: pick (p, q), click a start '
+                 'and watch where gradient flow goes, with the basins of Thms 2/8 and A/B underneath (computed in '
+                 'the browser from code generated from the derivations).</p>')
     if outputs:
         parts.append('<p>Other outputs of this build: %s.</p>' % ", ".join(
             '<a href="../%s">%s</a>' % (_esc(o), _esc(o)) for o in outputs))
