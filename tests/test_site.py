@@ -55,7 +55,7 @@ def _broken_links(site_dir: Path) -> list[str]:
     bad = []
     for rel, text in _pages(site_dir).items():
         page = site_dir / rel
-        for target in re.findall(r'(?:href|src)="([^"#]+)', text):
+        for target in re.findall(r'(?:href|src)="([^"#?]+)', text):      # a query string names no file
             if "://" in target:
                 continue
             if not (page.parent / html.unescape(target)).resolve().exists():

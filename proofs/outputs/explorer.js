@@ -614,6 +614,8 @@ const SPECIAL = {
                   agree: pred.class === null ? null : pred.class === cls, ms_compute: t1 - t0, ms_total: t2 - t0 };
     state.last = out;
     report(out);
+    // until the frame after the one that paints the trajectory began (an upper bound on click-to-picture)
+    requestAnimationFrame(function () { requestAnimationFrame(function () { out.ms_frame = performance.now() - t0; }); });
     return out;
   }
   function report(out) {
