@@ -282,6 +282,19 @@ def test_in_a_browser_the_explorer_loads_offline_without_errors(explorer):
     assert all(u.startswith("file://") for u in urls), urls
 
 
+def test_in_a_browser_the_regime_is_decided_on_the_decimals_typed(explorer):
+    """0.3 + 0.7 is 1 (no theorem applies), though its float sum is below 1; 0.3 + 0.71 > 1, 0.29 + 0.7 < 1."""
+    for (p, q), want in (((0.3, 0.7), "p + q = 1"), ((0.1, 0.9), "p + q = 1"), ((0.3, 0.71), "p + q > 1"),
+                         ((0.29, 0.7), "p + q < 1")):
+        _set_chain(explorer, str(p), str(q))
+        assert explorer.find_element("id", "xp-regime").text.startswith(want), (p, q)
+    _set_chain(explorer, "3/10", "7/10")
+    res = explorer.execute_script("return L2G.start([0.5, -0.5])")
+    assert res["predicted"]["class"] is None and "do not apply" in res["predicted"]["note"]
+    _set_chain(explorer, "9/10", "9/10")
+    assert _errors(explorer) == []
+
+
 def _js_eval(driver, name, points):
     return driver.execute_script(
         "const out = []; for (const a of arguments[1]) { const v = GEN[arguments[0]].apply(null, a);"
@@ -293,7 +306,8 @@ def _js_eval(driver, name, points):
 _DOMAINS = {"p": (0.02, 0.98), "q": (0.02, 0.98), "e": (-2.5, 2.5), "w": (-2.5, 2.5), "a": (-1.5, 1.5),
             "A": (-40.0, 40.0), "z": (-2.3, 25.0), "z_0": (-2.3, 15.0), "ell": (-4.0, 4.0), "ell_0": (-4.0, 4.0),
             "alpha": (-2.0, 2.0), "beta": (-2.0, 2.0), "Phi": (-2.0, 2.0), "dPhi": (-2.0, 2.0), "a_inf": (-2.0, 2.0),
-            "u_1": (0.001, 0.999), "u_2": (0.0, 1.0), "err": (1e-4, 10.0)}
+            "u_1": (0.001, 0.999), "u_2": (0.0, 1.0), "err": (1e-4, 10.0), "P": (1.0, 99.0), "Q": (1.0, 99.0),
+            "D": (1.0, 100.0)}
 
 
 def _mp_modules(G1):

@@ -71,7 +71,22 @@ const SPECIAL = {
 
   function sgn(x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
   function norm(v) { let s = 0; for (const x of v) s += x * x; return Math.sqrt(s); }
-  function regime() { return GEN.regime(state.pv, state.qv); }
+  function decimal(x) {
+    /* the shortest decimal of a float (what was typed: "0.3") as [digits, 10^k], exactly; null if it has none short
+       enough for exact integers */
+    const m = /^(\d+)(?:\.(\d+))?/.exec(String(x));
+    if (!m || m[0] !== String(x) || (m[2] || "").length > 15) return null;
+    let scale = 1;
+    for (let i = 0; i < (m[2] || "").length; i++) scale *= 10;
+    return [Number(m[1] + (m[2] || "")), scale];
+  }
+  function regime() {
+    /* sign(p + q - 1) on the decimals typed (0.3 + 0.7 = 1 exactly, unlike its float sum) */
+    const dp = decimal(state.pv), dq = decimal(state.qv);
+    if (!dp || !dq) return GEN.regime(state.pv, state.qv);
+    const scale = Math.max(dp[1], dq[1]);
+    return GEN.regime_decimal(dp[0] * (scale / dp[1]), dq[0] * (scale / dq[1]), scale);
+  }
   function regimeKey() { return regime() > 0 ? "p+q>1" : "p+q<1"; }
   const OPS = {
     "<": function (x) { return x < 0; }, ">": function (x) { return x > 0; }, "==": function (x) { return x === 0; },
@@ -117,6 +132,7 @@ const SPECIAL = {
     if (d.station !== undefined && d.station <= TOL.star) return "station";
     if (d.star <= TOL.star && d.eline > TOL.eline) return "global_min";
     if (d.eline <= TOL.eline) {
+      if (regime() === 0) return "degenerate";             // p + q = 1: G'(0) = 0, every point of e = 0 alike
       const sad = GEN[criticalSet(tag, "Theta_sad").points]();
       if (Math.hypot(th[0] - sad[0], th[1] - sad[1]) <= TOL.sad) return "saddle";
       const mn = criticalSet(tag, "Theta_min");

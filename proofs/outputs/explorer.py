@@ -174,6 +174,10 @@ def _build():
     # -- the chain and G'(A) (shared by both models: L = G(A))
     mod.fn("regime", (p, q), sp.sign(MarkovChain().switching_factor - 1),
            "sign(p + q - 1): +1 Thm 2, -1 Thm 8 (p + q = 1: the theorems do not apply)")
+    P, Q, Dd = sp.symbols("P Q D", positive=True)
+    mod.fn("regime_decimal", (P, Q, Dd),
+           sp.sign(sp.factor_terms(sp.expand(Dd * (MarkovChain().switching_factor - 1).subs({p: P / Dd, q: Q / Dd})))),
+           "sign(p + q - 1) at p = P/D, q = Q/D (exact for integers below 2^53)")
     mod.fn("A_star", (p, q), sl.A_star(), "A* = log((1-p)(1-q)/(pq)), solved from grad F = 0")
     gp, stages = J.G_prime_stable()
     mod.fn("G1", (p, q, S.A), gp, "G'(A) = pi_1 (sigma(A + c*) - P_11): the engine's stable rewrite", stages)

@@ -11,15 +11,20 @@ r"""The blueprint web site (`l2g all`, step "site"): every claim of the registry
   method, evidence and negative control, the stated and checked domains (when the records carry them),
   the claims it uses and those that use it, the focus graph of its ancestors and descendants, the figures
   that show it and the notebook that walks through it;
-- ``style.css`` and ``figures/*.png`` (copied from ``<out_dir>/figures`` when the figures were rendered).
+- ``style.css`` and ``figures/*.png`` (copied from ``<out_dir>/figures`` when the figures were rendered);
+- ``explorer.html``: the basin explorer (`proofs.outputs.explorer`), linked from the index.
 
-The pages are static HTML5 with no script, no server and nothing fetched: they open from ``file://`` URLs.
+With JavaScript the index also searches, filters and opens a focus view by URL (`proofs.outputs.workbench`);
+without it the pages read as described here.
+
+The pages are static HTML5 (the index's script only adds search, filters and focus; the explorer computes in the
+browser), no server and nothing fetched: they open from ``file://`` URLs.
 LaTeX is converted to MathML at build time (latex2mathml) and rendered by the browser (MathML Core); the
 graph layout is computed here (layers along the `uses` edges, Sugiyama style; no graphviz). Output is
 deterministic: two builds of the same records are byte-identical, whatever folder they are written to.
 
 Statuses are shown on the ladder proved > certified > sampled > experiment > erratum > open > failed;
-``verified`` (today's records) is the legacy name of ``sampled`` and is coloured like it. Record fields
+``verified`` (older records) is read as ``sampled`` and coloured like it (the legends no longer list it). Record fields
 the lead is adding (``own_status``, ``stated_domain``, ``checked_domain``, ``weakest``) are shown when
 present and are otherwise absent from the page.
 """
