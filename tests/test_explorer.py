@@ -315,56 +315,74 @@ def _mp_modules(G1):
              "airybiprime": lambda x: mp.airybi(x, 1), "log1p": mp.log1p, "expm1": mp.expm1, "G1": G1}, "mpmath"]
 
 
+def _disagreement(driver, name, args, exprs, stages, rng, reference=None):
+    """max |GEN.<name> - the expression| / max(1, |expression|) at 40 random points (mpmath, 40 digits), and how
+    many values were compared (points where the expression is not real are left out)."""
+    pts = []
+    for _ in range(40 if args else 1):
+        pt = []
+        for s in args:
+            lo, hi = _DOMAINS[str(s)]
+            x = rng.uniform(lo, hi)
+            if str(s) in ("w", "Phi") and abs(x) < 0.05:
+                x = 0.05
+            pt.append(x)
+        pts.append(pt)
+    js_vals = _js_eval(driver, name, pts)
+    ref = reference or J.staged_callable(args, exprs, stages, modules=_mp_modules(_derived_G1()))
+    compared, err = 0, 0.0
+    with mp.workdps(40):
+        for pt, got in zip(pts, js_vals):
+            try:
+                want = ref(*[mp.mpf(x) for x in pt])
+            except (ValueError, ZeroDivisionError):
+                continue
+            wants = list(want) if isinstance(want, (list, tuple)) or hasattr(want, "tolist") else [want]
+            gots = got if isinstance(got, list) else [got]
+            for g, wv in zip(gots, wants):
+                wv = mp.mpmathify(wv)
+                if isinstance(wv, mp.mpc) and abs(wv.imag) > 0:
+                    continue
+                wv = mp.re(wv)
+                assert g is not None, (name, pt, wv)
+                err = max(err, float(abs(g - wv) / max(1, abs(wv))))
+                compared += 1
+    return err, compared
+
+
+def _derived_G1():
+    from local2global.symbolic import landscape, symbols as S
+    return sp.lambdify((S.p, S.q, S.A), landscape.structure()["G_prime"], "mpmath")
+
+
 def test_in_a_browser_every_generated_function_agrees_with_its_derivation(explorer):
     """Each GEN.<name> at random points against the SymPy expression it was printed from, evaluated by mpmath
-    at 40 digits (G1 against the derived G'(A) of `landscape.structure`, not its own source); the Airy functions
-    of the page (a table and the Taylor series of the Airy equation) against mpmath's."""
-    from local2global.symbolic import landscape, symbols as S
-    derived_G1 = sp.lambdify((S.p, S.q, S.A), landscape.structure()["G_prime"], "mpmath")
+    at 40 digits (G1 against the derived G'(A) of `landscape.structure`, not its own source); a function edited
+    in the page is caught; the Airy functions of the page (a table and the Taylor series of the Airy equation)
+    against mpmath's."""
     rng = random.Random(26)
     worst = {}
-    with mp.workdps(40):
-        for name, (args, exprs, stages) in X.generated_sources().items():
-            if not args and not isinstance(exprs, list):         # a constant
-                got = explorer.execute_script(f"return GEN[{json.dumps(name)}]")
-                want = sp.N(exprs, 40)
-                assert abs(got - float(want)) <= 1e-15 * max(1.0, abs(float(want))), name
-                continue
-            pts = []
-            for _ in range(40 if args else 1):
-                pt = []
-                for s in args:
-                    lo, hi = _DOMAINS[str(s)]
-                    x = rng.uniform(lo, hi)
-                    if str(s) in ("w", "Phi") and abs(x) < 0.05:
-                        x = 0.05
-                    pt.append(x)
-                pts.append(pt)
-            js_vals = _js_eval(explorer, name, pts)
-            if name == "G1":
-                ref = lambda *v: derived_G1(*v)            # noqa: E731
-            else:
-                ref = J.staged_callable(args, exprs, stages, modules=_mp_modules(derived_G1))
-            compared, err = 0, 0.0
-            for pt, got in zip(pts, js_vals):
-                try:
-                    want = ref(*[mp.mpf(x) for x in pt])
-                except (ValueError, ZeroDivisionError):
-                    continue
-                wants = list(want) if isinstance(want, (list, tuple)) or hasattr(want, "tolist") else [want]
-                gots = got if isinstance(got, list) else [got]
-                for g, wv in zip(gots, wants):
-                    wv = mp.mpmathify(wv)
-                    if isinstance(wv, mp.mpc) and abs(wv.imag) > 0:
-                        continue
-                    wv = mp.re(wv)
-                    assert g is not None, (name, pt, wv)
-                    err = max(err, float(abs(g - wv) / max(1, abs(wv))))
-                    compared += 1
-            assert compared >= (10 if args else 1), (name, compared)
-            worst[name] = err
+    sources = X.generated_sources()
+    for name, (args, exprs, stages) in sources.items():
+        if not args and not isinstance(exprs, list):             # a constant
+            got = explorer.execute_script(f"return GEN[{json.dumps(name)}]")
+            want = float(sp.N(exprs, 40))
+            assert abs(got - want) <= 1e-15 * max(1.0, abs(want)), name
+            continue
+        err, compared = _disagreement(explorer, name, args, exprs, stages, rng,
+                                      reference=_derived_G1() if name == "G1" else None)
+        assert compared >= (10 if args else 1), (name, compared)
+        worst[name] = err
     print("generated vs derivation, max |js - mp| / max(1, |mp|):", json.dumps({k: f"{v:.1e}" for k, v in worst.items()}))
     assert max(worst.values()) < 1e-12, {k: v for k, v in worst.items() if v >= 1e-12}
+    # negative control: f on w < 0 and the race, edited in the page (a sign, a factor 2), disagree
+    for name, old, new in (("f_neg", "Math.log(-w)", "-Math.log(-w)"), ("race", "2*((a_inf)*(a_inf))", "((a_inf)*(a_inf))")):
+        src = explorer.execute_script(f"return GEN.{name}.toString()")
+        assert old in src, (name, src)
+        explorer.execute_script(f"GEN.{name}_edited = {src.replace(old, new, 1)};")
+        args, exprs, stages = sources[name]
+        err, _ = _disagreement(explorer, name + "_edited", args, exprs, stages, rng)
+        assert err > 1e-3, (name, err)
     # the Airy functions alone, relative to their own size (|Ai| + |Ai'| for the oscillating side)
     zs = [rng.uniform(-3, 100) for _ in range(300)] + [-3.0, 100.0, -2.338107410459767]
     vals = explorer.execute_script("return arguments[0].map(z => L2G.airy(z))", zs)
