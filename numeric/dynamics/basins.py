@@ -91,9 +91,9 @@ def critical_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | 
 # ---------------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=None)
-def _compiled_conditions(regime: str, g: sp.Expr | None = None):
+def _compiled_conditions(regime: str, g: sp.Expr | None = None, sets: tuple | None = None):
     out = []
-    for b in sbasins.basins(regime, g):
+    for b in (sets if sets is not None else sbasins.basins(regime, g)):
         pieces = None if b.pieces is None else [[(compile_mp(ex, (S.e, S.w)), op) for ex, op in pc.conditions]
                                                 for pc in b.pieces]
         out.append((b.name, b.limit_class, pieces))
@@ -111,14 +111,15 @@ def _holds(conds, e_, w_, tol) -> bool:
     return True
 
 
-def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=None) -> tuple[str, str]:
+def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=None,
+                     sets: tuple | None = None) -> tuple[str, str]:
     """(basin name, class) of θ_0 by the sets of Thm 2 (p+q > 1) or Thm 8 (p+q < 1).
 
     "== 0" holds within 10^-(dps-5) at dps + GUARD digits (a start computed at dps on I_sad counts
-    as on it). `regime` overrides p+q; `g` replaces the derived g(w) (the proof checks pass the paper's
-    printed g and its negative control)."""
+    as on it). `regime` overrides p+q; `g` replaces the derived g(w) and `sets` the sets themselves (the
+    proof checks pass the paper's printed g and sets, and their negative controls)."""
     regime = regime or ("p+q>1" if regime_of(p, q) > 0 else "p+q<1")
-    return _classify(_compiled_conditions(regime, g), theta0, dps)
+    return _classify(_compiled_conditions(regime, g, sets), theta0, dps)
 
 
 def _classify(compiled, theta0, dps):
@@ -131,9 +132,10 @@ def _classify(compiled, theta0, dps):
     raise AssertionError("basins do not cover the plane")
 
 
-def in_I_common(theta0, dps: int = 50, g=None) -> bool:
-    """θ_0 ∈ I_common = {w < 0, |e| > g(w)} (g: override of the derived g, for the proof checks)."""
-    conds = [(compile_mp(ex, (S.e, S.w)), op) for ex, op in sbasins.I_common(g).conditions]
+def in_I_common(theta0, dps: int = 50, g=None, piece=None) -> bool:
+    """θ_0 ∈ I_common = {w < 0, |e| > g(w)} (g: override of the derived g, `piece`: of the set itself, for the
+    proof checks)."""
+    conds = [(compile_mp(ex, (S.e, S.w)), op) for ex, op in (piece or sbasins.I_common(g)).conditions]
     with mp.workdps(dps + GUARD):
         return _holds(conds, *(mpf_exact(x) for x in theta0), _tol(dps))
 
