@@ -433,7 +433,7 @@ def _untied_strict(form, ctx):
                        r"is not a local minimum of the full transformer once the head is untied: along token $= t\alpha$, "
                        r"$p_n = -\frac t2\alpha$, head $= -\mathrm{sign}(p+q-1)\,t\alpha$ (a canonical untied path, "
                        r"$A = -\mathrm{sign}(p+q-1)t^2$) the loss is $G(A) < G(0) = L(\theta_{\min})$ for small $t \ne 0$.",
-             printed=lambda: -1, mutant=lambda: 1, uses=("untied.logit", "untied.classification", "thm5.full_model"),
+             printed=lambda: -1, mutant=lambda: 1, uses=("untied.logit", "untied.classification"),
              section=SECTION, domain=D_NOT_IID + "; the full untied transformer, any d, N")
 def _theta_min_saddle(form, ctx):
     """form: k in head = k·sign(p+q-1)·tα. Proved: at (e, w, h) = (t, 0, k s t) the derived untied slope is
@@ -701,14 +701,12 @@ def _basin_flows(dps: int) -> st.Step:
 
 @claim("untied.gaussian", ref=REF_FLOW, title="Untied, Gaussian start: a global minimum with probability one",
        statement=r"For $\theta_0 \sim N(0, \sigma^2 I_3)$ on $(e, w, h)$, every $\sigma > 0$ and every $(p, q)$ with "
-                 r"$p + q \neq 1$, the untied flow reaches a global minimum with probability 1. With tying the answer "
-                 r"depends on the regime: for $p + q > 1$ a bad local minimum with probability at least "
-                 r"$1 - e^{-1/(4e\sigma^2)}$ (Thm 2 made precise), for $p + q < 1$ a global minimum with probability at "
-                 r"least $1 - e^{-1/(4\sigma^2)}$ (Thm 8); with attention, $p+q > 1$, a local minimum with a certified "
-                 r"probability close to 1 for $\sigma \le 1/10$ (Thm 11 made precise, thm11.precise).",
+                 r"$p + q \neq 1$, the untied flow reaches a global minimum with probability 1 (to compare with the tied "
+                 r"Thms 2 and 8, claim gaussian.whp: for $p + q > 1$ a bad local minimum with probability tending to 1 "
+                 r"as $\sigma \to 0$; and with attention Thm 11, claim thm11.precise).",
        printed=lambda: {"p+q>1": "global_min", "p+q<1": "global_min"},
        mutant=lambda: {"p+q>1": "local_min", "p+q<1": "global_min"},
-       uses=("untied.basins", "gaussian.whp", "thm11.precise"), section=SECTION,
+       uses=("untied.basins",), section=SECTION,
        domain="every sigma > 0; (p, q) in (0,1)^2 with p + q != 1")
 def _untied_gaussian(form, ctx):
     """form: the class reached with probability one in each regime. Proved (with the argued steps of untied.basins

@@ -7,24 +7,13 @@ from local2global.symbolic import energy as senergy
 from local2global.symbolic.basins_untied import untied_flow_facts
 from local2global.symbolic.canonical import derive_logit
 
+from .. import sets as T
 from ._common import CHAIN, Block, Entry, section, sets_list, t
 
 
 def _mu():
     from local2global.symbolic.model import canonical_model
     return canonical_model(untied=True)
-
-
-_NAMES = {"Theta_star": r"\Theta^\star", "Theta_0": r"\Theta_0", "Theta_sad_e": r"\Theta_{\mathrm{sad}}^e",
-          "Theta_sad_h": r"\Theta_{\mathrm{sad}}^h"}
-
-
-def _set_tex(cs) -> str:
-    parts = []
-    for eq in cs.equations:
-        rel = "=" if isinstance(eq, sp.Eq) else r"\neq"
-        parts.append(f"{t(eq.lhs)} {rel} {t(eq.rhs)}")
-    return r"\{" + r",\ ".join(parts) + r"\}"
 
 
 @section("untied_premise", order=610, topic="untied", title="The premise: weight tying, after [23]",
@@ -54,7 +43,7 @@ def _premise() -> Block:
 def _model() -> Block:
     mu = _mu()
     lg = derive_logit(untied=True)
-    sets = [(_NAMES[cs.name], _set_tex(cs), cs.classification) for cs in mu.critical_sets(False)]
+    sets = T.critical_sets_tex(mu.critical_sets(False), mu.params)
     hs = mu.untied_hessians["families"]
     X = sp.Symbol("X")
     return Block(
@@ -62,7 +51,7 @@ def _model() -> Block:
         assumptions=(r"$(p, q) \in (0, 1)^2$, $p + q \neq 1$ for the classes", r"$\theta = (e, w, h) \in \mathbb{R}^3$"),
         statement=(
             r"Without weight tying the head is a vector of its own; on the rank-one manifold it is $h\alpha$, one more "
-            r"scalar $h$ (the head scale; tying is $h = e$). The transformer then outputs $\mathrm{logit}(x_n) = %s$, "
+            r"scalar $h$ (the head scale; tying is $h = e$). The transformer then outputs $\mathrm{logit}_X = %s$, "
             r"the slope is $A = %s$, and the reduced loss is again $L(e, w, h) = G(A)$ with the same convex $G$. Its "
             r"critical points are" % (t(lg["A"] * X + lg["z0"]), t(mu.A))
             + "\n" + sets_list(sets)
@@ -80,7 +69,8 @@ def _model() -> Block:
                     r"multiplicity vanishing at a point makes $A$ change sign there); the Hessians "
                     r"$G'(0)\nabla^2 A$ on each family, exactly."),
         entries=(Entry(r"b^\star(e, w, h)", mu.b_star),
-                 Entry(r"\nabla L", mu.gradient, note=r"The gradient of the reduced loss ($\theta = (e, w, h)$):"),
+                 Entry(r"\nabla A", mu.grad_A, note=r"The gradient of the reduced loss is $\nabla L = G'(A)\nabla A$ "
+                                                     r"($\theta = (e, w, h)$), with"),
                  Entry(r"\nabla^2 L\,|_{\Theta_0,\ w<0}", hs["Theta_0 (w<0)"]["hessian"]),
                  Entry(r"\nabla^2 L\,|_{\Theta_{\mathrm{sad}}^e}", hs["Theta_sad_e"]["hessian"])),
     )
