@@ -665,7 +665,7 @@ def _untied_basins(form, ctx):
             branches = {"w<0": {w: S.w_neg}} if w in fix else {"w>0": {w: S.w_pos}, "w<0": {w: S.w_neg}}
             vals = [sp.expand_log(substitute(substitute(lhs, fix), sub), force=True) for sub in branches.values()]
             if all(sp.simplify(v) == 0 for v in vals):
-                hit.append(sp.sstr(rel))
+                hit.append(f"{sp.sstr(lhs)} = 0")
         steps.append(st.exact(f"every point of {name} satisfies a stated exceptional condition", bool(hit),
                               method="substitution of the family (w on each branch), exact simplification",
                               values={"satisfied": "; ".join(hit) or "none"}))

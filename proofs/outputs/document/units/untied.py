@@ -80,8 +80,8 @@ def _comparison_table() -> str:
     """The probability of each limit for a Gaussian start, tied against untied (radii from the derived E_sad)."""
     E_sad = senergy.energy_on_w_axis()["E_sad"]
     w_sad = senergy.energy_on_w_axis()["w_sad"]
-    r_gt = sp.simplify(sp.exp(2 * E_sad) / 2)                 # r^2/2 with r = e^{E_sad}
-    r_lt = sp.simplify(w_sad**2 / 2)
+    r_gt = sp.exp(2 * E_sad) / 2                              # r^2/2 with r = e^{E_sad}
+    r_lt = w_sad**2 / 2
     sig = sp.Symbol("sigma", positive=True)
     rows = [
         (r"tied, $p + q > 1$ (Theorem~2)", r"a bad local minimum ($\Theta_{\min}$)",
