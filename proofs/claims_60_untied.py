@@ -137,7 +137,7 @@ def _ref23_ii(form, ctx):
         at0 = sp.sympify(cs.condition).subs(w, 0)
         same, how = same_relation(at0, regime)
         steps.append(st.exact(f"{cs.name} at $w = 0$ exists exactly in the stated regime", same,
-                              method="same relation (exact)", values={"condition at w = 0": sp.sstr(at0), "how": how}))
+                              method="same relation (exact)", values={"condition at w = 0": st.tex(at0), "how": how}))
         o = identity(S.sigma(eqs.get(b, sp.nan)), pi1, ctx, f"ref23.ii/{cs.name}",
                      states=f"the prediction on {cs.name} ($A = 0$, $b = b^\\star$) is the marginal $\\pi_1$")
         steps.append(_exact_step("marginal prediction", o))
@@ -155,7 +155,7 @@ def _untied_logit(offset=None):
                  r"rank-one transformer outputs $\mathrm{logit}(x_n) = eh(1+2w|w|)\,x_n + b - eh/2$; at $h = e$ this is "
                  r"Eq. 3 (weight tying is the special case).",
        printed=_untied_logit, mutant=lambda: _untied_logit(-e**2 / 2), uses=("eq3.logit",), section=SECTION,
-       domain="(e, w, h, b) in R^4, x_n in {0, 1}, d = 1, 2 and every alpha in {±1}^d/sqrt(d)")
+       domain="(e, w, h, b) in R^4, x_n in {0, 1}, d = 1, 2 and every alpha in {±1}^d/√d")
 def _untied_logit_check(form, ctx):
     bad, cases = [], 0
     for d in (1, 2):
@@ -174,7 +174,7 @@ def _untied_logit_check(form, ctx):
                  domain=f"d = 1, 2, every alpha, both bits, 4 sign branches ({cases} cases)",
                  values={"mismatches": str(len(bad))} if not bad else {"first mismatch": bad[0]}),
         st.exact("at $h = e$ the stated logit is the tied model's (Eq. 3, derived)", at_e == 0, method="expansion",
-                 values={"difference": sp.sstr(at_e)}))
+                 values={"difference": st.tex(at_e)}))
 
 
 def _gradient_printed(scale_e=1):
@@ -235,11 +235,11 @@ def _grad_A_zero_steps() -> tuple:
     return (st.exact("$\\nabla A = G$-free factors $(h(1+2w|w|), 4eh|w|, e(1+2w|w|))$", same, method="exact normal form",
                      domain="every sign branch of w"),
             st.exact("$1 + 2w|w|$ vanishes only at $w = -1/\\sqrt2$", q_pos and q_neg == [W_SAD],
-                     method="sign of $1 + 2w^2$ on $w > 0$; solve on $w < 0$", values={"zeros on w<0": sp.sstr(q_neg)}),
+                     method="sign of $1 + 2w^2$ on $w > 0$; solve on $w < 0$", values={"zeros on w<0": st.tex(q_neg)}),
              st.exact("$eh = eQ = hQ = 0$ iff $e = h = 0$, or $e = 0 = Q$, or $h = 0 = Q$", sols_ok,
-                      method="solve in the independent unknowns (e, h, Q)", values={"solutions": sp.sstr(sols)}),
+                      method="solve in the independent unknowns (e, h, Q)", values={"solutions": st.tex(sols)}),
              st.exact("at $w = 0$, $\\nabla A = (h, 0, e)$, zero only at $e = h = 0$", at0 == [h, 0, e],
-                      method="substitution", values={"grad A at w = 0": sp.sstr(at0)}))
+                      method="substitution", values={"grad A at w = 0": st.tex(at0)}))
 
 
 @claim("untied.critical_points", ref=REF_MODEL, title="All critical points of the untied model",
@@ -319,7 +319,7 @@ def _untied_classes(form, ctx):
     rho = sp.cancel(st_["G_prime_at_0"] / (p + q - 1))
     steps.append(st.exact("$G'' > 0$ and $G'(0) = \\rho\\,(p + q - 1)$ with $\\rho > 0$", st_["G_second_positive"] == sp.true
                           and sign_exact(rho) == 1, method="landscape.structure; sign of rho from its factors",
-                          values={"rho": sp.sstr(rho)}))
+                          values={"rho": st.tex(rho)}))
     facs = m.slope_factors()
     simple = True
     for lab, items in facs.items():
@@ -333,7 +333,7 @@ def _untied_classes(form, ctx):
     vars_ok = all(len({v for _, _, v in items}) == len(items) for items in facs.values())
     steps.append(st.exact("$A = e\\cdot h\\cdot(1+2w|w|)$: one factor per parameter, each with simple zeros", simple and vars_ok,
                           method="factor_list on each branch of w; derivatives at the zeros",
-                          values={lab: " * ".join(f"({sp.sstr(f)})^{mult}" for f, mult, _ in items)
+                          values={lab: " · ".join(f"$({sp.latex(f)})^{{{mult}}}$" for f, mult, _ in items)
                                   for lab, items in facs.items()}))
     corr = _neighbourhood_steps(ctx)
     return Outcome.of(*steps, corroboration=corr, checked_domain=D_UNTIED)
@@ -448,9 +448,9 @@ def _theta_min_saddle(form, ctx):
     rho = sp.cancel(st_["G_prime_at_0"] / (p + q - 1))
     descends = sign_exact(rho) == 1 and k < 0
     steps = [st.exact("on the path, $A = k\\,\\mathrm{sign}(p+q-1)\\,t^2$", sp.expand(slope - k * s * t**2) == 0,
-                      method="substitution into the derived slope", values={"A": sp.sstr(slope)}),
+                      method="substitution into the derived slope", values={"A": st.tex(slope)}),
              st.exact("$G'(0)A = k\\rho\\,|p+q-1|\\,t^2$ with $\\rho > 0$: negative for $t \\ne 0$", descends,
-                      method="sign of rho from its factors", values={"k": sp.sstr(k), "rho": sp.sstr(rho)}),
+                      method="sign of rho from its factors", values={"k": st.tex(k), "rho": st.tex(rho)}),
              st.argued("$G(A) < G(0)$ for small $A \\neq 0$ with $G'(0)A < 0$",
                        "G is differentiable at 0 (it is analytic: structure), so G(A) = G(0) + G'(0)A + o(A); where "
                        "G'(0)A < 0 the linear term dominates for |A| small, and G(A) < G(0). On the path A = k s t^2 is "
@@ -500,7 +500,7 @@ def _untied_symmetries(form, ctx):
             any(sp.simplify(sp.cancel(x / y)).is_constant() and sp.cancel(x / y) != 0 for y in derived) for x in stated)
         steps.append(st.exact(f"{label}: the conserved quadratic forms solved from $\\nabla A\\cdot M\\theta \\equiv 0$ are "
                               f"the stated ones (up to a factor)", same, method="linear system in the n^2 entries of M, "
-                              "each branch of w", values={"derived": sp.sstr(derived), "rejected directions":
+                              "each branch of w", values={"derived": st.tex(derived), "rejected directions":
                                                           f"{inv['rejected']} of {inv['rejected'] + inv['dimension']}"}))
         for Qf in stated:
             bad = [lab for lab, wb in (("w>0", S.w_pos), ("w<0", S.w_neg))
@@ -543,9 +543,9 @@ def _untied_energies(form, ctx):
         steps.append(_exact_step(name, o))
     free = derive_energy(m)["free_multipliers"]
     steps.append(st.exact("the energy ansatz $\\sum_x k_x x\\,\\dot x = m(w)\\dot w$ leaves $k_h$ free: a two-dimensional "
-                          "family", len(free) == 1, method="derive_energy", values={"free multipliers": sp.sstr(free)}))
+                          "family", len(free) == 1, method="derive_energy", values={"free multipliers": st.tex(free)}))
     diff = sp.expand(form[0] - form[1] - 2 * (e**2 - h**2))
-    steps.append(st.exact("$E_e - E_h = 2(e^2 - h^2)$", diff == 0, method="expansion", values={"difference": sp.sstr(diff)}))
+    steps.append(st.exact("$E_e - E_h = 2(e^2 - h^2)$", diff == 0, method="expansion", values={"difference": st.tex(diff)}))
     corr = [_energy_drift()]
     return Outcome.of(*steps, corroboration=corr, checked_domain="R^3 minus the plane w = 0, both half-spaces")
 
@@ -592,7 +592,7 @@ def _untied_level_curves(form, ctx):
                   for s in saddles) and len(D_zero) == 3
     steps.append(st.exact("$D = 0$ (both terms vanish) exactly on the saddle sets", zero_ok,
                           method="solve of $(e^2+h^2)Q^2 = 0 = e^2h^2$ on $w < 0$; $Q > 0$ on $w > 0$",
-                          values={"solutions": sp.sstr(D_zero)}))
+                          values={"solutions": st.tex(D_zero)}))
     crit = {cs.name: cs for cs in _mu().critical_sets(False)}
     sing = facts["branches"]["w<0"]["singular"] + facts["branches"]["w>0"]["singular"]
     fam_of = []
@@ -604,12 +604,12 @@ def _untied_level_curves(form, ctx):
     steps.append(st.exact("$\\nabla E_e \\parallel \\nabla E_h$ exactly on the saddle sets", None not in fam_of and
                           set(fam_of) == {"Theta_0", "Theta_sad_e", "Theta_sad_h"},
                           method="2x2 minors of the Jacobian of (E_e, E_h) solved on each half-space",
-                          values={"solutions": sp.sstr(sing), "families": ", ".join(map(str, fam_of))}))
+                          values={"solutions": st.tex(sing), "families": ", ".join(map(str, fam_of))}))
     ends = facts["ends"]
     steps.append(st.exact("$A^2 \\to \\infty$ at the ends of every level set; $f(0^+) = +\\infty$",
                           all(v == sp.oo for v in ends.values()) and all(facts["branches"][lab]["A2_check"] == 0
                                                                           for lab in ("w>0", "w<0")),
-                          method="sp.limit with the levels symbolic", values={k: sp.sstr(v) for k, v in ends.items()}))
+                          method="SymPy's limit with the levels symbolic", values={k: st.tex(v) for k, v in ends.items()}))
     return Outcome.of(*steps, checked_domain="both half-spaces w > 0, w < 0; every level")
 
 
@@ -635,7 +635,7 @@ BASIN_ARGUMENT = (
     "between theta_0 and theta*. On that arc the flow is a one-dimensional ODE with one equilibrium, theta*, and a "
     "monotone bounded motion on an arc converges to an equilibrium: theta_t -> theta*, a global minimum. (5) For w_0 = 0 "
     "(the invariant plane) A = eh, C = e^2 - h^2 is conserved (untied.symmetries) and (eh)' = -G'(eh)(e^2 + h^2) with "
-    "e^2 + h^2 = sqrt(C^2 + 4(eh)^2) >= |C| > 0 when e_0^2 != h_0^2, so eh -> A* monotonically and (e, h) converges.")
+    "e^2 + h^2 = √(C^2 + 4(eh)^2) >= |C| > 0 when e_0^2 != h_0^2, so eh -> A* monotonically and (e, h) converges.")
 
 
 @claim("untied.basins", ref=REF_FLOW, title="Untied basins: every start off a null set reaches a global minimum",
@@ -665,7 +665,7 @@ def _untied_basins(form, ctx):
             branches = {"w<0": {w: S.w_neg}} if w in fix else {"w>0": {w: S.w_pos}, "w<0": {w: S.w_neg}}
             vals = [sp.expand_log(substitute(substitute(lhs, fix), sub), force=True) for sub in branches.values()]
             if all(sp.simplify(v) == 0 for v in vals):
-                hit.append(f"{sp.sstr(lhs)} = 0")
+                hit.append(f"{st.tex(lhs)} = 0")
         steps.append(st.exact(f"every point of {name} satisfies a stated exceptional condition", bool(hit),
                               method="substitution of the family (w on each branch), exact simplification",
                               values={"satisfied": "; ".join(hit) or "none"}))
@@ -720,7 +720,7 @@ def _untied_gaussian(form, ctx):
         steps.append(st.exact(f"$\\{{{sp.latex(rel)}\\}}$ meets each line parallel to the ${var}$-axis in at most 2 points",
                               poly.degree() == 2 and poly.LC() != 0,
                               method="degree and leading coefficient in " + str(var),
-                              values={"degree": str(poly.degree()), "leading coefficient": sp.sstr(poly.LC())}))
+                              values={"degree": str(poly.degree()), "leading coefficient": st.tex(poly.LC())}))
     steps.append(st.argued("the exceptional starts have probability 0",
                            "Each piece is a set meeting every line parallel to one coordinate axis in at most two points (or "
                            "the plane w = 0): by Fubini its Lebesgue measure in R^3 is the integral over the other two "

@@ -184,7 +184,8 @@ def test_no_python_repr_reaches_the_site_or_the_document(built):
     for rel, data in built["site"].files.items():
         if not rel.endswith(".html"):
             continue
-        text = re.sub(r'<span class="legacy">.*?</span>', " ", data.decode(), flags=re.S)
+        text = re.sub(r'<span class="legacy">.*?</span>|<script\b.*?</script>|<style\b.*?</style>', " ", data.decode(),
+                      flags=re.S)                                    # what a reader reads: not the code of a page
         text = html.unescape(re.sub(r"<[^>]+>", " ", text))
         assert not _REPR.search(text), (rel, _REPR.search(text).group(0), text[max(0, _REPR.search(text).start() - 80):
                                                                             _REPR.search(text).end() + 80])

@@ -70,7 +70,7 @@ _GREEK = {"theta": r"\theta", "Theta": r"\Theta", "sigma": r"\sigma", "pi": r"\p
 _NAMED = "|".join(sorted(map(re.escape, set(EXTRA_NAMES) | {n for n in SYMBOL_NAMES if "_" in n}), key=len, reverse=True))
 _AUTHORED = re.compile(
     r"(?P<space>\bR\^?(?P<dim>[234])\b)"                                          # R^3, R3: the space
-    r"|(?P<power>(?P<pbase>(?<![\w\\])(?:[A-Za-z]+_[A-Za-z0-9]+|[^\W_][\w’']*?)|[)\]|∫])"           # e^2, t^(1/3), φ’^2
+    r"|(?P<power>(?P<pbase>(?<![\w\\])(?:[A-Za-z]+_[A-Za-z0-9]+|[^\W_][\w’']*?)|[)\]}|∫])"           # e^2, t^(1/3), φ’^2
     r"\^(?:\((?P<pexp>[^()]{1,12})\)|(?P<exp>-?(?:[^\W_]{1,3}|∞))))"                               # a_inf^2, ∫^∞
     r"|(?P<ident>(?<![\w\\])(?:%s|(?:[A-Za-z]|%s)_[A-Za-z0-9]{1,5})(?![\w]))"      # Theta_station, x_n, W_1
     r"|(?P<star>(?<![\w\\])(?:[A-Z]|theta|Theta)\*(?![\w*]))"                      # A*, I*, Theta*
@@ -108,8 +108,8 @@ def _authored_math(m) -> str:
     if m.group("power"):
         base = m.group("pbase")
         exp = _math_chars(m.group("pexp") if m.group("pexp") is not None else m.group("exp"))
-        if base in ")]|":                                     # (0,1)^2, |grad A|^2: the power of a bracket
-            return "%s$^{%s}$" % (base, exp)
+        if base in ")]}|":                                    # (0,1)^2, |grad A|^2: the power of a bracket
+            return "%s$^{%s}$" % (escape(base), exp)
         if "_" in base:
             return "$%s^{%s}$" % (_ident_tex(base), exp)
         return "$%s^{%s}$" % (_GREEK.get(base, _math_chars(base)), exp)
