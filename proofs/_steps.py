@@ -179,7 +179,10 @@ def tex(x) -> str:
     """A SymPy object as text for a step's statement or values: its LaTeX (the project's printer) inside $...$, which
     every output renders as mathematics (never SymPy's str, whose `**` and `Abs(` a reader should not see)."""
     from local2global.symbolic.latex import latex
-    return "$%s$" % latex(x)
+    if isinstance(x, (list, tuple, set, frozenset)) and not x:
+        return "none"
+    body = latex(x).strip()
+    return "$%s$" % body if body else "none"
 
 
 # --- strength ------------------------------------------------------------------------------------------

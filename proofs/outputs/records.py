@@ -215,11 +215,20 @@ def step_label(labels: dict, recs: dict, entry: dict) -> str:
 # Text with mathematics
 # ---------------------------------------------------------------------------------------------
 
+def _dollars(s: str) -> list[int]:
+    return [j for j, ch in enumerate(s) if ch == "$" and (j == 0 or s[j - 1] != "\\")]
+
+
+def unbalanced(s: str) -> bool:
+    """Whether `s` has an odd number of unescaped $ (then `split_math` reads it all as text)."""
+    return len(_dollars(str(s))) % 2 == 1
+
+
 def split_math(s: str) -> list[tuple[bool, str]]:
     """A step's `states` (plain text with LaTeX mathematics inside $...$) as [(is_math, text)]; text with an odd
     number of unescaped $ is one plain piece (printed as text, never half as mathematics)."""
     s = str(s)
-    dollars = [j for j, ch in enumerate(s) if ch == "$" and (j == 0 or s[j - 1] != "\\")]
+    dollars = _dollars(s)
     if len(dollars) % 2:
         return [(False, s)] if s else []
     pieces, math, last = [], False, 0

@@ -254,7 +254,7 @@ class Renderer:
         """Text with LaTeX mathematics inside $...$ (a step's statement, an argument, a form): the text escaped as
         it is, the mathematics as MathML; with unbalanced $ the whole string is text (and a problem)."""
         pieces = RD.split_math(s)
-        if len(pieces) == 1 and not pieces[0][0] and "$" in s:
+        if RD.unbalanced(s):
             self.problems.append(f"{where}: unbalanced $ in {s!r}")
         return "".join(self.math(t, where=where) if is_math else _esc(t) for is_math, t in pieces)
 
