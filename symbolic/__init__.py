@@ -37,17 +37,26 @@ from .energy import E_sad as E_sad, f_w_axis as f_w_axis, g_of_w as g_of_w
 from .basins import basin_sets as basin_sets, I_common as I_common
 from .basins import limit_equations as limit_equations
 from .sets import Basin as Basin, Piece as Piece, RELATIONS as RELATIONS, first_match as first_match
-from .basins_r3 import slope_factors as slope_factors, flow_structure as flow_structure
-from .basins_r3 import airy_reduction as airy_reduction, linearisation as linearisation, separatrix as separatrix
-from .basins_r3 import airy_tail as airy_tail, lambert_inverse as lambert_inverse, race as race, lemma_c as lemma_c
-from .basins_r3 import r3_facts as r3_facts, Datum as Datum, sign_data as sign_data
-from .basins_r3 import derive_limit_r3 as derive_limit_r3, theorem_sets as theorem_sets, set_class_r3 as set_class_r3
 from .latex import latex as latex
 from ._simplify import simplify_log as simplify_log, simplify_unit as simplify_unit
 # the digest-checked cache files, also used for the code compiled from these expressions (numeric.evaluate)
 from ._cache import store_verified as store_verified, verified_file as verified_file
 # where every cache of the package lives ($L2G_CACHE/<kind>): one rule, read by numeric.infra.cache too
 from ._cache import cache_folder as cache_folder
+
+#: the objects of R^3 with attention (`basins_r3`), imported on first use: most commands never need the module
+_R3 = ("slope_factors", "flow_structure", "airy_reduction", "linearisation", "separatrix", "airy_tail",
+       "lambert_inverse", "race", "lemma_c", "r3_facts", "Datum", "sign_data", "derive_limit_r3", "theorem_sets",
+       "set_class_r3")
+
+
+def __getattr__(name):
+    if name in _R3:
+        from . import basins_r3
+        value = globals()[name] = getattr(basins_r3, name)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "store_verified", "verified_file", "cache_folder",
@@ -57,8 +66,5 @@ __all__ = [
     "A_star", "G_prime_at_0", "CanonicalModel", "CriticalSet", "canonical_model", "derive_energy",
     "conservation", "energy_on_w_axis", "saddle_asymptotes", "E_sad", "f_w_axis", "g_of_w",
     "basin_sets", "I_common", "limit_equations", "latex", "simplify_log", "simplify_unit",
-    "Basin", "Piece", "RELATIONS", "first_match",
-    "slope_factors", "flow_structure", "airy_reduction", "linearisation", "separatrix", "airy_tail",
-    "lambert_inverse", "race", "lemma_c", "r3_facts", "Datum", "sign_data", "derive_limit_r3", "theorem_sets",
-    "set_class_r3",
+    "Basin", "Piece", "RELATIONS", "first_match", *_R3,
 ]

@@ -138,3 +138,46 @@ def test_the_sets_read_through_a_wrong_g_do_not_match_the_level_set():
     assert all(s.ok for s in _g_steps(G_PRINTED, CTX)) and all(s.kind == "exact" for s in _g_steps(G_PRINTED, CTX))
     assert not all(s.ok for s in _g_steps(_G_MUTANT, CTX))
     assert not all(s.ok for s in _g_steps(sp.Abs(G_PRINTED) + 1, CTX))
+
+
+# --- one set type for R^2 and R^3 (symbolic.sets) -----------------------------------------------------------
+
+def test_the_r2_and_r3_sets_are_one_type_with_one_operator_table():
+    from local2global.symbolic import RELATIONS, Basin, Piece, theorem_sets
+    for sets in (sb.basins("p+q>1"), sb.basins("p+q<1"), theorem_sets(1), theorem_sets(-1)):
+        assert all(isinstance(b, Basin) for b in sets) and sets[-1].pieces is None
+        assert all(b.pieces is not None for b in sets[:-1])
+        assert {op for b in sets for pc in b.pieces or () for _, op in pc.conditions} <= set(RELATIONS)
+        assert all(isinstance(b.as_boolean(), sp.Basic) for b in sets)
+    with pytest.raises(ValueError):
+        Piece(((sb.w, "=<"),))                                  # a relation outside the table is refused
+
+
+def test_the_r3_sets_on_the_sign_data_and_an_altered_statement_read_differently():
+    from local2global.symbolic import basins_r3 as sr3
+    from local2global.symbolic.sets import replace_condition
+    facts = sr3.r3_facts().expressions
+    cond = sb.w - sr3.QUANTITIES["w_c"]
+    altered = replace_condition(sr3.theorem_sets(1), "I_min", (cond, ">"), (cond, "<"))
+    assert altered != sr3.theorem_sets(1)
+    got = [(sr3.set_class_r3(1, d, facts=facts), sr3.set_class_r3(1, d, sets=altered, facts=facts))
+           for d in sr3.sign_data()]
+    assert any(a != b for a, b in got) and all(a == b for a, b in got if a not in ("local_min", "global_min"))
+    # Θ_station = {e != 0, U = 0, V = 0} is met exactly at U = 0 on the line w = w_sad
+    station = [d for d in sr3.sign_data() if sr3.set_class_r3(1, d, facts=facts) == "station"
+               and not d.e_zero and d.U == 0]
+    assert station and all(d.w_side == "w_sad" for d in station)
+
+
+def test_the_compatibility_view_of_theorem_a_keeps_the_earlier_atoms():
+    from local2global.symbolic import basins_r3 as sr3
+    station = (("e", "!=0"), ("U", "==0"), ("w-w_sad", "==0"))      # was the atom ("station",)
+    assert sr3.THEOREM_A == (
+        ("unbounded", ((("e", "!=0"), ("S", "==0"), ("w", ">=0")),)),
+        ("local_min", ((("e", "!=0"), ("S", "<0"), ("w-w_c", ">0")), (("e", "==0"), ("w-w_sad", ">0")))),
+        ("saddle", ((("e", "!=0"), ("S", "<0"), ("w-w_c", "==0")), (("e", "==0"), ("w-w_sad", "==0")))),
+        ("station", ((("U", ">0"), ("S", ">0"), ("w_st", "mid")), (("U", "<0"), ("w_st", "low")), station)),
+        ("local_max", ((("e", "==0"), ("w-w_sad", "<0")),)),
+        ("global_min", None),
+    )
+    assert sr3.atoms(sr3.theorem_sets(-1)) == sr3.THEOREM_B
