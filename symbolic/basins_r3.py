@@ -1208,29 +1208,14 @@ def set_class_r3(regime: int, d: Datum, sets=None, facts: dict | None = None) ->
     return first_match(sets if sets is not None else theorem_sets(regime), datum_signs(d, F)).limit_class
 
 
-def atoms(sets) -> tuple:
-    """A compatibility view of stated sets (`theorem_sets`) for readers written against the earlier form: ((class,
-    pieces or None), ...) with each condition an atom (name, op + "0"), name one of e, U, S (= e^2 - y_S(a)), w,
-    w-w_sad, w-w_c, w-w_c', and a threshold w = w_st on a branch as ("w_st", "mid" | "low")."""
+def condition_names() -> dict:
+    """A name for each condition expression of the stated sets (`theorem_sets`), for readers that evaluate the sets
+    on a sign datum by name (the explorer's page): e, U, S (= e^2 - y_S(a)), w, w-w_sad, w-w_c, w-w_c',
+    w-w_st_mid, w-w_st_low."""
     Q = QUANTITIES
     w_sad = _energy.energy_on_w_axis()["w_sad"]
-    names = {e: "e", Q["U"]: "U", e**2 - Q["y_S"]: "S", w: "w", w - w_sad: "w-w_sad",
-             w - Q["w_c"]: "w-w_c", w - Q["w_c'"]: "w-w_c'"}
-    branch = {w - Q["w_st_mid"]: "mid", w - Q["w_st_low"]: "low"}
-
-    def atom(ex, op):
-        if ex in branch and op == "==":
-            return ("w_st", branch[ex])
-        return (names[ex], op + "0")
-    return tuple((b.limit_class, None if b.pieces is None else
-                  tuple(tuple(atom(ex, op) for ex, op in pc.conditions) for pc in b.pieces)) for b in sets)
-
-
-def __getattr__(name):
-    """THEOREM_A, THEOREM_B: the compatibility view (`atoms`) of `theorem_sets(1)`, `theorem_sets(-1)`."""
-    if name in ("THEOREM_A", "THEOREM_B"):
-        return atoms(theorem_sets(1 if name == "THEOREM_A" else -1))
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return {e: "e", Q["U"]: "U", e**2 - Q["y_S"]: "S", w: "w", w - w_sad: "w-w_sad",
+            **{w - Q[k]: f"w-{k}" for k in _THRESHOLD_BRANCH}}
 
 
 # ---------------------------------------------------------------------------------------------

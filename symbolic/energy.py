@@ -7,6 +7,13 @@ without attention. This module reads it: the conservation (Lemmas 1/9, 14), f(w)
 the saddle asymptotes g(w).
 
 Everything downstream (E_sad, f(w) = E(0, w), g(w), the basin sets) is computed from this E.
+
+Without weight tying (`canonical_model(untied=True)`, θ = (e, w, h)) the ansatz leaves its multiplier k_h
+free: every k_h gives a conserved quantity, E(k_h) = e² + k_h h² - (1 + k_h)(w² + sign(w) log|w|)/2, a
+two-dimensional family (`derive_energy` reports it; its "E" is the member k_h = 1). `quadratic_invariants`
+searches the other way, from symmetries: the linear vector fields Mθ that leave A invariant (∇A·Mθ ≡ 0; then
+L = G(A) is invariant too) and the conserved quadratic forms θ^T S θ they give (S symmetric: d/dt θ^T S θ =
+-2 G'(A) ∇A·Sθ = 0), solved as a linear system in the entries of M on each branch of w.
 """
 from __future__ import annotations
 
@@ -37,6 +44,49 @@ def derive_energy(model=None) -> Result:
     the check "gradE_dot_gradA" (0 on both branches, raises otherwise).
     """
     return _default_model(model).energy_result
+
+
+@derivation
+def quadratic_invariants(model=None) -> Result:
+    r"""Linear symmetries of the slope A and the conserved quadratic forms of the gradient flow they give.
+
+    Candidates: every linear vector field ξ(θ) = Mθ (M an n x n matrix of unknowns). ξ is a symmetry of the
+    loss when ∇A·Mθ ≡ 0 (then ∇L·ξ = G'(A)∇A·ξ = 0: L is constant along the flow of ξ). Written on each branch
+    of w (|w| = ±w), ∇A·Mθ is a polynomial in θ whose coefficients are linear in the entries of M; they are all
+    set to 0 and solved. For a symmetric S in that solution space, d/dt θ^T S θ = 2θ^T S θ' = -2G'(A)∇A·Sθ = 0:
+    θ^T S θ is conserved (Noether's theorem for gradient flows). Returns the solution space ("symmetries", a
+    basis of matrices), its symmetric part ("invariants", the forms θ^T S θ) and the number of candidate
+    directions that fail ("rejected": n^2 minus the dimension of the solution space).
+    """
+    model = _default_model(model)
+    n = len(model.params)
+    unknown = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"m_{i}{j}"))
+    theta = sp.Matrix(model.params)
+    eqs = []
+    for wb in HALF_PLANES.values():
+        expr = sp.expand((model.grad_A.T * unknown * theta)[0, 0].subs(w, wb))
+        poly = sp.Poly(expr, *[wb if v == w else v for v in model.params])
+        eqs += list(poly.coeffs())
+    sol = sp.solve(eqs, list(unknown), dict=True)
+    if len(sol) != 1:
+        raise AssertionError(f"the symmetry equations have no unique solution family: {sol}")
+    general = unknown.subs(sol[0])
+    params = sorted(general.free_symbols, key=str)
+    basis = [general.subs({q_: int(q_ == p_) for q_ in params}) for p_ in params]
+    for M in basis:
+        for wb in HALF_PLANES.values():
+            if sp.expand((model.grad_A.T * M * theta)[0, 0].subs(w, wb)) != 0:
+                raise AssertionError("a basis symmetry does not leave A invariant")
+    invariants = [sp.expand((theta.T * M * theta)[0, 0]) for M in basis if M == M.T]
+    return Result(
+        ref="Sec. 2 ([23]), untied" if model.untied else "Lemma 1 / Lemma 9",
+        title="Linear symmetries and conserved quadratic forms",
+        assumptions=("(p, q) in (0,1)^2", "vector fields linear in theta"),
+        expressions={"symmetries": tuple(basis), "invariants": tuple(invariants), "dimension": len(basis),
+                     "rejected": n * n - len(basis)},
+        derivation="grad A . (M theta) = 0 as a polynomial identity on each branch of w, solved for the n^2 entries "
+                   "of M; the symmetric solutions give the conserved forms theta^T M theta.",
+    )
 
 
 def energy(branch: str | None = None, model=None) -> sp.Expr:

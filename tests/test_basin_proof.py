@@ -169,15 +169,16 @@ def test_the_r3_sets_on_the_sign_data_and_an_altered_statement_read_differently(
     assert station and all(d.w_side == "w_sad" for d in station)
 
 
-def test_the_compatibility_view_of_theorem_a_keeps_the_earlier_atoms():
+def test_every_condition_of_theorems_a_and_b_has_a_name_for_the_page_and_the_page_has_the_one_operator_table():
+    """The explorer reads Theorems A/B as data (conditions by name, read off the sign datum) with its own copy of the
+    operator table in JavaScript: its operators are exactly `RELATIONS`."""
+    import re
+    from pathlib import Path
+    from local2global.symbolic import RELATIONS
     from local2global.symbolic import basins_r3 as sr3
-    station = (("e", "!=0"), ("U", "==0"), ("w-w_sad", "==0"))      # was the atom ("station",)
-    assert sr3.THEOREM_A == (
-        ("unbounded", ((("e", "!=0"), ("S", "==0"), ("w", ">=0")),)),
-        ("local_min", ((("e", "!=0"), ("S", "<0"), ("w-w_c", ">0")), (("e", "==0"), ("w-w_sad", ">0")))),
-        ("saddle", ((("e", "!=0"), ("S", "<0"), ("w-w_c", "==0")), (("e", "==0"), ("w-w_sad", "==0")))),
-        ("station", ((("U", ">0"), ("S", ">0"), ("w_st", "mid")), (("U", "<0"), ("w_st", "low")), station)),
-        ("local_max", ((("e", "==0"), ("w-w_sad", "<0")),)),
-        ("global_min", None),
-    )
-    assert sr3.atoms(sr3.theorem_sets(-1)) == sr3.THEOREM_B
+    names = sr3.condition_names()
+    conds = {ex for r in (1, -1) for b in sr3.theorem_sets(r) for pc in b.pieces or () for ex, _ in pc.conditions}
+    assert conds <= set(names) and len(set(names.values())) == len(names)
+    js = (Path(__file__).resolve().parents[1] / "proofs" / "outputs" / "explorer.js").read_text()
+    table = re.search(r"const OPS = \{(.*?)\};", js, re.S).group(1)
+    assert set(re.findall(r'"([^"]+)": function', table)) == set(RELATIONS)

@@ -26,6 +26,7 @@ KINDS = {
     "derivations": "symbolic._cache: the SymPy results of the derivations (digest-checked pickles)",
     "compiled": "numeric.evaluate.lambdify: the Python source generated for the derived expressions",
     "fullmodel": "numeric.transformer.experiments: the training runs of Figs. 3, 4, 6 (`cached_json`)",
+    "weight_tying": "numeric.transformer.weight_tying: the tied and untied training runs (`cached_json`)",
     "attention": "proofs.outputs.figures.fig_attention: the basin slices with attention (`cached_json`)",
 }
 
