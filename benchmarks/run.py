@@ -54,8 +54,8 @@ def _help_text(name: str) -> str:
 def _cold(name: str, argv: list[str], timeout: float = 1800, cache: str | None = None, cwd=None,
           env_extra: dict | None = None) -> dict:
     """Run `l2g <argv>` in a fresh interpreter (in `cwd`, default the repository); wall time, exit code, last
-    stderr line on failure. With `cache` the run's $L2G_CACHE (derivations, basin maps) is that folder (a new
-    empty one: "cold"); the training runs are cached under ./build/cache of `cwd`."""
+    stderr line on failure. With `cache` the run's $L2G_CACHE (every cache: derivations, compiled code, basin maps,
+    training runs) is that folder (a new empty one: "cold")."""
     if not _has_command(name):
         return {"status": "skipped: not available", "command": "l2g " + " ".join(argv)}
     env = dict(os.environ, **({"L2G_CACHE": cache} if cache else {}), **(env_extra or {}))
@@ -112,7 +112,7 @@ def first_run_steps(build: Path) -> dict:
     import shutil
     import tempfile
     steps = {}
-    # `l2g all` runs in a new empty folder (its ./build, training cache included, starts empty), as in a clean clone
+    # `l2g all` runs in a new empty folder with a new empty $L2G_CACHE (training cache included), as in a clean clone
     commands = {"all": ["all"], "check": ["check", "--out", str(build / "check_cold")],
                 "eval": ["eval", "--p", "0.3", "--q", "0.4", "--e", "0.5", "--w", "0.2"],
                 "flow": ["flow", "--p", "0.9", "--q", "0.9", "--e0", "0.5", "--w0", "0.3"]}

@@ -104,7 +104,7 @@ print("mutual information =", sp.N(chain.mutual_information, 20))
 
 # %% [markdown]
 # ## The landscape in the $(e, w)$ plane (cf. Fig. 1)
-# Contours of $L(e, w)$ from the stable float64 engine (`numeric.engine`, held against the mpmath path by its
+# Contours of $L(e, w)$ from the stable float64 engine (`numeric.evaluate.engine`, held against the mpmath path by its
 # tests). For $p + q > 1$ the $w$-axis right of $w = -1/\sqrt{2}$ is a valley of local minima; the global minima lie
 # on the curve $A = A^\star$.
 

@@ -56,7 +56,7 @@ for p, q in (("9/10", "9/10"), ("1/10", "1/10")):
         print(f"  {name:7s}", condition)
 
 # %% [markdown]
-# ## Three answers for one start (`numeric.basins.compare`)
+# ## Three answers for one start (`numeric.dynamics.basins.compare`)
 # The basin read off the theorem, the analytic prediction (contour meets critical set, solved with
 # `mp.findroot`) and an integrated flow at 20 digits whose error is monitored by the energy drift.
 
@@ -72,7 +72,7 @@ print("all three agree   :", out["agree"])
 # %% [markdown]
 # ## Flows on the energy contours (cf. Fig. 1 (a), (c))
 # For $p = q = 9/10$: a few trajectories integrated at 15 digits, drawn over the contours of $E$
-# (`numeric.engine.energy`), the $w$-axis $e = 0$ (local minima right of $w = -1/\sqrt 2$, maxima left of it)
+# (`numeric.evaluate.engine.energy`), the $w$-axis $e = 0$ (local minima right of $w = -1/\sqrt 2$, maxima left of it)
 # and the curve of global minima $A = A^\star$. As in every figure of the project, $w$ is horizontal and
 # $e$ vertical.
 

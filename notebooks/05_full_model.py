@@ -15,7 +15,7 @@
 # # 5. The full transformer against the symbolic model
 #
 # Everything symbolic rests on one modelling step (Sec. 3, App. A-C of *Local to Global*): on the rank-one
-# manifold the single-layer transformer *is* the three-scalar model. `numeric.fullmodel` is that transformer in
+# manifold the single-layer transformer *is* the three-scalar model. `numeric.transformer.fullmodel` is that transformer in
 # torch float64 (embedding, causal attention, ReLU feed-forward, tied head) and imports nothing from
 # `symbolic`, so agreement with the derived formulas is evidence, not an echo.
 

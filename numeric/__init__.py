@@ -5,8 +5,9 @@ The public surface, on one screen (names resolve lazily, so importing the packag
 - `NumericChain` (exact p, q, validated once, its regime); the precision policy `precision`;
 - `Landscape`, `PointValues`, `evaluate_point` (evaluate/): the model's loss, gradient, Hessian, b*, energy
   at any precision, with or without attention and bias; `engine` (float64 arrays, the basin maps);
-- `integrate`, `FlowResult`, `ReducedFlow` (dynamics/flow): gradient flows at arbitrary precision;
-- `classify_theorem`, `predict`, `compare`, `critical_class`, `integrate_class`, `boundary_suite`,
+- `integrate`, `FlowResult`, `ReducedFlow`, `critical_class`, `integrate_class` (dynamics/flow): gradient flows
+  at arbitrary precision, their end points named by the critical sets;
+- `classify_theorem`, `predict`, `compare`, `boundary_suite`,
   `flow_report`, `attention_flow`, `limit_class`, `basin_slice`, `bisect_boundary`, `gaussian_fractions`
   (dynamics/basins): where the flows end, by the theorems, by prediction, by integration;
 - `certified_probabilities`, `prob_report` (dynamics/gaussian): Gaussian initialisations, certified (arb);
@@ -21,7 +22,7 @@ _WHERE = {
     "engine": None,
     "integrate": "dynamics.flow", "FlowResult": "dynamics.flow", "ReducedFlow": "dynamics.flow",
     "classify_theorem": "dynamics.basins", "predict": "dynamics.basins", "compare": "dynamics.basins",
-    "critical_class": "dynamics.basins", "integrate_class": "dynamics.basins", "boundary_suite": "dynamics.basins",
+    "critical_class": "dynamics.flow", "integrate_class": "dynamics.flow", "boundary_suite": "dynamics.basins",
     "flow_report": "dynamics.basins", "attention_flow": "dynamics.basins", "limit_class": "dynamics.basins",
     "basin_slice": "dynamics.basins", "bisect_boundary": "dynamics.basins", "gaussian_fractions": "dynamics.basins",
     "certified_probabilities": "dynamics.gaussian", "prob_report": "dynamics.gaussian",

@@ -29,6 +29,7 @@ from local2global.proofs._registry import Outcome, claim
 from local2global.symbolic import basins_r3 as sr3
 from local2global.symbolic import symbols as S
 from local2global.symbolic.model import canonical_model
+from local2global.symbolic.sets import replace_condition
 
 SECTION = "attention"
 REF = "Sec. 4.1 (R^3 basins, our result)"
@@ -601,13 +602,10 @@ def _lemma_c(form, ctx):
 
 # --- Theorems A and B ---------------------------------------------------------------------------------
 
-def _mutate_sets(sets, cls, atom_from, atom_to):
-    out = []
-    for c, pieces in sets:
-        if c == cls and pieces is not None:
-            pieces = tuple(tuple(atom_to if at == atom_from else at for at in pc) for pc in pieces)
-        out.append((c, pieces))
-    return tuple(out)
+def _mutated_sets(regime: int, threshold: str, op_from: str, op_to: str):
+    """The stated sets with the condition w - threshold op_from 0 of I_min turned into op_to (the negative control)."""
+    cond = S.w - sr3.QUANTITIES[threshold]
+    return replace_condition(sr3.theorem_sets(regime), "I_min", (cond, op_from), (cond, op_to))
 
 
 _CHAINS = {1: (Fraction(9, 10), Fraction(9, 10)), -1: (Fraction(1, 10), Fraction(1, 10))}
@@ -766,7 +764,7 @@ _USES_AB = ("r3.exact_facts", "r3.trichotomy", "lemma14.energy", "structure.G_co
                  r"$\Theta_{station}$); a local maximum iff $e = 0$, $w < -1/\sqrt2$; the trajectory is unbounded on "
                  r"$\mathcal U = \{e \neq 0, e^2 = y_S(a), w \ge 0\}$; a global minimum otherwise. Here $w_c \in (-1/\sqrt2, 0)$ "
                  r"solves $f(w_c) = E_{sad} - \Delta$, $\Delta = e^2 - 2a^2 + 2a_\infty^2$.",
-       printed=lambda: sr3.THEOREM_A, mutant=lambda: _mutate_sets(sr3.THEOREM_A, "local_min", ("w-w_c", ">0"), ("w-w_c", "<0")),
+       printed=lambda: sr3.theorem_sets(1), mutant=lambda: _mutated_sets(1, "w_c", ">", "<"),
        uses=_USES_AB, section=SECTION, domain="every (p, q) in (0,1)^2 with p+q > 1; every theta_0 in R^3")
 def _thm_a(form, ctx):
     return _basins_check(form, ctx, 1)
@@ -778,7 +776,7 @@ def _thm_a(form, ctx):
                  r"saddle on the tie $w = w_c'$ (and $e = 0$, $w = -1/\sqrt2$); a station on the C-race ties ($U > 0$ above $S$ "
                  r"with $w_{st} \in B_{low}$, $U < 0$ with $w_{st} \in B_{mid}$, $\Theta_{station}$); a local maximum iff $e = 0$, "
                  r"$w > -1/\sqrt2$; a global minimum otherwise.",
-       printed=lambda: sr3.THEOREM_B, mutant=lambda: _mutate_sets(sr3.THEOREM_B, "local_min", ("w-w_c'", "<0"), ("w-w_c'", ">0")),
+       printed=lambda: sr3.theorem_sets(-1), mutant=lambda: _mutated_sets(-1, "w_c'", "<", ">"),
        uses=_USES_AB, section=SECTION, domain="every (p, q) in (0,1)^2 with p+q < 1; every theta_0 in R^3")
 def _thm_b(form, ctx):
     return _basins_check(form, ctx, -1)

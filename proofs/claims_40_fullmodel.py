@@ -2,7 +2,7 @@ r"""Claims about the full single-layer transformer (Sec. 2, 5; App. A-C, H): the
 checked in the full model, Thms 4 and 5, the full gradient against the canonical manifold, and the
 experiments of Figs. 3, 4, 6.
 
-The witness is `numeric.fullmodel` + `numeric.canonical_map` (torch, float64, no import from
+The witness is `numeric.transformer.fullmodel` + `numeric.transformer.canonical_map` (torch, float64, no import from
 `symbolic`); forms are the printed formulas (formula sheet §3, §4, §7) as SymPy expressions,
 evaluated with `lambdify`. Checks are float64 comparisons on enumerated sequences (exact
 population loss, not sampled), so the status is "sampled" with a float64 tolerance, never a proof.
@@ -1016,7 +1016,7 @@ def _thm5_e_axis(form, ctx):
 # --- Experiments (Figs. 3, 4, 6): evidence read from the training cache of `l2g all` --------------------
 
 _TRAIN_CMD = ("`l2g figures --only fig3_fullmodel fig4_fullmodel fig6_fullmodel` (or `l2g all`; about 15 s of CPU) "
-              "from this folder, which trains and caches the runs under build/cache/fullmodel")
+              "which trains and caches the runs under $L2G_CACHE/fullmodel (by default ~/.cache/local2global/fullmodel)")
 
 
 def _not_cached(what, printed: bool) -> Outcome:

@@ -740,7 +740,7 @@ def _untied_gaussian(form, ctx):
 @functools.lru_cache(maxsize=None)
 def _gaussian_flows(dps: int) -> st.Step:
     """Integrated untied flows from N(0, σ² I_3) starts (σ = 1/10 and 1/2, two chains): the class each ends in."""
-    from local2global.numeric.dynamics.basins import gaussian_starts
+    from local2global.numeric.dynamics.initialisation import gaussian_starts
     from local2global.numeric.dynamics.basins_untied import end_class
     from local2global.numeric.dynamics.flow import ReducedFlow
     from local2global.numeric.precision import limit_tolerances

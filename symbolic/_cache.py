@@ -45,14 +45,21 @@ def code_hash() -> str:
     return h.hexdigest()
 
 
-def _folder(kind: str = "derivations") -> Path | None:
-    """$L2G_CACHE/<kind> (default: the user's cache folder); None when L2G_NO_DERIVATION_CACHE is set."""
-    if os.environ.get("L2G_NO_DERIVATION_CACHE"):
-        return None
+def cache_folder(kind: str) -> Path:
+    """$L2G_CACHE/<kind>, by default the user's cache folder ($XDG_CACHE_HOME or ~/.cache)/local2global/<kind>: the
+    one rule for the location of every cache of the package (derivations and compiled code here, training runs and
+    basin maps through `numeric.infra.cache`), never the working directory. Only the standard library."""
     if os.environ.get("L2G_CACHE"):
         return Path(os.environ["L2G_CACHE"]) / kind
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "local2global" / kind
+
+
+def _folder(kind: str = "derivations") -> Path | None:
+    """`cache_folder(kind)`; None when L2G_NO_DERIVATION_CACHE is set (the derivations and the compiled code)."""
+    if os.environ.get("L2G_NO_DERIVATION_CACHE"):
+        return None
+    return cache_folder(kind)
 
 
 def verified_file(kind: str, name: str) -> tuple[Path | None, object]:

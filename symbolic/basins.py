@@ -1,11 +1,10 @@
 r"""Basins of convergence of the gradient flow in R^2 (Thm 2 for p+q > 1, Thm 8 for p+q < 1, I_common).
 
 The sets are built from the *derived* objects: g(w) and E_sad from `energy`, the critical sets and
-A* from `landscape`. Each basin is a union of pieces; a piece is a conjunction of sign conditions
-``(expr, op)`` meaning ``expr op 0`` with op in {"<", ">", "==", "<=", ">="}, evaluated left to right
-(conditions that need w < 0, such as |e| - g(w), come after it). That keeps the sets both printable
-(`as_boolean`) and usable numerically (`local2global.numeric.dynamics.basins` evaluates the conditions with
-mpmath and a precision-aware tolerance for "== 0").
+A* from `landscape`, in the type the R^3 sets share (`sets`: `Basin`s of `Piece`s of sign conditions
+``expr op 0`` read left to right, first match first). That keeps them both printable (`as_boolean`) and
+usable numerically (`local2global.numeric.dynamics.basins` evaluates the conditions with mpmath and a
+precision-aware tolerance for "== 0") and on the sign data of the proof (`set_class`).
 
 Pieces written by the paper with "otherwise" (I*) are the complement, in the order I_sad, I_max,
 I_min, I*; `I_common` is a separate set, claimed to lie in I* for every (p, q).
@@ -23,34 +22,10 @@ from .model import canonical_model
 from ._cache import derivation
 from ._result import Result
 from ._symbols import e, w, w_neg, w_pos
+from .sets import Basin, Piece, first_match
 
 REGIMES = ("p+q>1", "p+q<1")
 CLASSES = ("global_min", "local_min", "local_max", "saddle")
-OPS = {"<": sp.StrictLessThan, ">": sp.StrictGreaterThan, "==": sp.Eq, "<=": sp.LessThan, ">=": sp.GreaterThan}
-
-
-@dataclass(frozen=True)
-class Piece:
-    """One conjunction of sign conditions ``expr op 0`` in (e, w), evaluated left to right."""
-
-    conditions: tuple[tuple[sp.Expr, str], ...]
-
-    def as_boolean(self) -> sp.Boolean:
-        return sp.And(*[OPS[op](ex, 0) for ex, op in self.conditions])
-
-
-@dataclass(frozen=True)
-class Basin:
-    """A basin of Thm 2 / Thm 8: the paper's name, the class of the limit, its pieces (None = complement)."""
-
-    name: str
-    limit_class: str
-    pieces: tuple[Piece, ...] | None
-
-    def as_boolean(self) -> sp.Boolean:
-        if self.pieces is None:
-            return sp.Symbol("otherwise")
-        return sp.Or(*[pc.as_boolean() for pc in self.pieces])
 
 
 def _abs_e_minus_g(g: sp.Expr | None = None) -> sp.Expr:
@@ -600,44 +575,43 @@ def sign_cases(regime: int):
     return out
 
 
-def piece_holds(piece: Piece, w_side: str, e_sign: int, E_side: int | None, g: sp.Expr | None = None) -> bool:
-    """Whether every start with this sign datum satisfies the conditions of `piece` (read off the datum).
+#: the sign of w and of w - w_sad on each piece of the w-line (`W_SIDES`)
+W_SIGN = {"w>0": 1, "w=0": 0, "(w_sad,0)": -1, "w_sad": -1, "(-inf,w_sad)": -1}
+SAD_SIGN = {"w>0": 1, "w=0": 1, "(w_sad,0)": 1, "w_sad": 0, "(-inf,w_sad)": -1}
+
+
+def datum_signs(w_side: str, e_sign: int, E_side: int | None, g: sp.Expr | None = None):
+    """sign_of(expr) for the conditions of the sets on a start with this sign datum (`sets.Piece.holds`).
 
     Each atomic condition is read off the datum: w, w - w_sad from `w_side`, e from `e_sign`, and |e| - g(w)
     from E_side, which is legitimate exactly when g(w)^2 = E_sad - f(w) and g >= 0 on w < 0 (checked by the
     caller for the g it passes): then |e| - g has the sign of e^2 + f - E_sad = E - E_sad. A condition that is
     none of these raises ValueError (the sets are not written in the sign data)."""
-    w_sign = {"w>0": 1, "w=0": 0, "(w_sad,0)": -1, "w_sad": -1, "(-inf,w_sad)": -1}[w_side]
-    sad_sign = {"w>0": 1, "w=0": 1, "(w_sad,0)": 1, "w_sad": 0, "(-inf,w_sad)": -1}[w_side]
     eg = _abs_e_minus_g(g)
     w_sad = _energy.energy_on_w_axis()["w_sad"]
-    for ex, o in piece.conditions:
+
+    def sign_of(ex):
         if ex == w:
-            s = w_sign
-        elif ex == e:
-            s = e_sign
-        elif ex == eg:
-            s = E_side
-        elif sp.expand(ex - (w - w_sad)) == 0:
-            s = sad_sign
-        else:
-            raise ValueError(f"condition {ex} is not read off the sign data")
-        if s is None or not _OP_HOLDS[o](s):
-            return False
-    return True
+            return W_SIGN[w_side]
+        if ex == e:
+            return e_sign
+        if ex == eg:
+            return E_side
+        if sp.expand(ex - (w - w_sad)) == 0:
+            return SAD_SIGN[w_side]
+        raise ValueError(f"condition {ex} is not read off the sign data")
+    return sign_of
 
 
-_OP_HOLDS = {"<": lambda s: s < 0, ">": lambda s: s > 0, "==": lambda s: s == 0, "<=": lambda s: s <= 0,
-             ">=": lambda s: s >= 0}
+def piece_holds(piece: Piece, w_side: str, e_sign: int, E_side: int | None, g: sp.Expr | None = None) -> bool:
+    """Whether every start with this sign datum satisfies the conditions of `piece` (`datum_signs`)."""
+    return piece.holds(datum_signs(w_side, e_sign, E_side, g))
 
 
 def set_class(regime_label: str, w_side: str, e_sign: int, E_side: int | None, g: sp.Expr | None = None,
               sets: tuple[Basin, ...] | None = None) -> str:
     """The class that the sets of Thm 2 / Thm 8 (`sets`, by default `basins(regime, g)`) give to a start with
-    this sign datum: the first basin one of whose pieces holds (`piece_holds`), the complement last."""
-    for bset in (sets if sets is not None else basins(regime_label, g)):
-        if bset.pieces is None:
-            return bset.limit_class
-        if any(piece_holds(pc, w_side, e_sign, E_side, g) for pc in bset.pieces):
-            return bset.limit_class
-    raise ValueError("the sets do not cover the plane")
+    this sign datum: the first basin one of whose pieces holds (`datum_signs`), the complement last."""
+    chosen = first_match(sets if sets is not None else basins(regime_label, g),
+                         datum_signs(w_side, e_sign, E_side, g))
+    return chosen.limit_class

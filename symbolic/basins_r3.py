@@ -33,6 +33,7 @@ Conventions: y = e^2 > 0 off the a-axis; λ is the parameter of the gradient lin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
@@ -41,8 +42,9 @@ from . import landscape as _land
 from ._cache import derivation
 from ._result import Result
 from ._symbols import a, e, w, w_neg, w_pos
-from .basins import W_SIDES, contour_facts
+from .basins import SAD_SIGN, W_SIDES, W_SIGN, contour_facts
 from .model import canonical_model
+from .sets import Basin, Piece, first_match, relation_of
 
 y = sp.Symbol("y", positive=True)             # y = e^2 off the a-axis
 z, ell = sp.symbols("z ell", real=True)       # Airy coordinates
@@ -736,7 +738,8 @@ def r3_facts() -> Result:
       the nullcline N lies below C for a < 0 (U = -1/(4a) > 0 on N) and along lines dy/da = 4(1 + 2ay)/y;
     * on S (descending, z -> oo): a -> -oo, y -> 0, h -> -oo (y decreases with a below N: dy/da > 0, and z -> oo).
     """
-    fs, ar, sp_ = flow_structure(), airy_reduction(), separatrix()
+    fs, ar = flow_structure(), airy_reduction()
+    separatrix()                                    # raises unless the identities of S hold (the facts on S use S)
     U, V = _U_V()
     cf = contour_facts().expressions
     ew = _energy.energy_on_w_axis()
@@ -945,7 +948,6 @@ def e0_plane_class(regime: int, piece: str, V_sign: dict) -> str:
     """The class of a point (0, w, a) with w on `piece`, for the regime ϱ = sign(p + q - 1): the derived family of
     Thm 10 on e = 0 whose equations and condition hold there. The condition of each family is read exactly: it is
     a relation in (p + q - 1)(1 + 2w|w|) times a positive number, whose sign on the piece is ϱ times the sign of V."""
-    import operator
     from ._symbols import p, q
     model = canonical_model(True)
     cond = model._classes["sign"]
@@ -954,8 +956,6 @@ def e0_plane_class(regime: int, piece: str, V_sign: dict) -> str:
     if not (rho.is_number and rho.is_positive):
         raise ValueError(f"the condition of the e = 0 families is not (p+q-1) V times a positive number: {cond}")
     sgn = regime * V_sign[piece]
-    ops = {sp.StrictGreaterThan: operator.gt, sp.StrictLessThan: operator.lt, sp.GreaterThan: operator.ge,
-           sp.LessThan: operator.le, sp.Equality: operator.eq}
     found = []
     for fam in model.critical_sets():
         eqs = [x for x in fam.equations if isinstance(x, sp.Eq)]
@@ -970,7 +970,7 @@ def e0_plane_class(regime: int, piece: str, V_sign: dict) -> str:
             r = sp.cancel((fam.condition.lhs - fam.condition.rhs) / cond)
             if not r.is_number or r == 0:
                 raise ValueError(f"cannot read the condition of {fam.name}")
-            holds = bool(ops[type(fam.condition)](r * sgn, 0))
+            holds = bool(relation_of(fam.condition).holds(r * sgn))
         if holds:
             found.append(fam.name)
     if len(found) != 1:
@@ -1003,7 +1003,7 @@ def derive_limit_r3(regime: int, d: Datum, facts: dict | None = None, fates: dic
     need("A_is_UV", "V_same_as_R2", "G_sign_rule", "A_star_sign_is_minus_regime")
     if not (F["A_is_UV"] and F["V_same_as_R2"] and F["G_sign_rule"] and F["A_star_sign_is_minus_regime"]):
         raise ValueError("A = U V, the sign rule of G' or the sign of A* is not established")
-    Vs, fs = F["V_sign"], F["f_sign"]
+    Vs = F["V_sign"]
     need("V_sign")
     if d.e_zero:
         need("e0_plane_critical")
@@ -1115,91 +1115,107 @@ def _bounded_phase(F) -> bool:
             and L["h(ell->-oo)"] == sp.oo and F["E_sad_minus_f_at_w_sad"] == 0)
 
 
-#: Theorems A (p+q > 1) and B (p+q < 1) as stated: (class, pieces), first match wins, "otherwise" last.
-#: Atoms: ("e", op), ("U", op), ("S", op) = e^2 - y_S(a), ("w", op), ("w-w_sad", op), ("w-w_c", op),
-#: ("w-w_c'", op), ("w_st", branch) (w = w_st on that branch), ("station",) (Θ_station).
-THEOREM_A = (
-    ("unbounded", ((("e", "!=0"), ("S", "==0"), ("w", ">=0")),)),
-    ("local_min", ((("e", "!=0"), ("S", "<0"), ("w-w_c", ">0")), (("e", "==0"), ("w-w_sad", ">0")))),
-    ("saddle", ((("e", "!=0"), ("S", "<0"), ("w-w_c", "==0")), (("e", "==0"), ("w-w_sad", "==0")))),
-    ("station", ((("U", ">0"), ("S", ">0"), ("w_st", "mid")), (("U", "<0"), ("w_st", "low")), (("station",),))),
-    ("local_max", ((("e", "==0"), ("w-w_sad", "<0")),)),
-    ("global_min", None),
-)
-THEOREM_B = (
-    ("local_min", ((("e", "!=0"), ("S", "<0"), ("w-w_c'", "<0")), (("e", "==0"), ("w-w_sad", "<0")))),
-    ("saddle", ((("e", "!=0"), ("S", "<0"), ("w-w_c'", "==0")), (("e", "==0"), ("w-w_sad", "==0")))),
-    ("station", ((("U", ">0"), ("S", ">0"), ("w_st", "low")), (("U", "<0"), ("w_st", "mid")), (("station",),))),
-    ("local_max", ((("e", "==0"), ("w-w_sad", ">0")),)),
-    ("global_min", None),
-)
+#: The quantities the stated sets of Theorems A and B name that have no closed form in (e, w, a), as undefined
+#: functions (the sets are read on the sign data, `datum_signs`, which carry their signs): U(e, a) the slope factor
+#: (`slope_factors`), y_S(a) = e^2 on the separatrix S (`separatrix`), w_c(e, a) and w_c'(e, a) the race thresholds on
+#: B_mid and B_low (`race`), w_st,mid(e, a) and w_st,low(e, a) the C-race thresholds on B_mid and B_low (`race`).
+QUANTITIES = {
+    "U": sp.Function("U")(e, a), "y_S": sp.Function("y_S")(a),
+    "w_c": sp.Function("w_c")(e, a), "w_c'": sp.Function("w_c'")(e, a),
+    "w_st_mid": sp.Function("w_st_mid")(e, a), "w_st_low": sp.Function("w_st_low")(e, a),
+}
+#: the piece of the w-line (`basins.W_SIDES`) on which each threshold lies
+_THRESHOLD_BRANCH = {"w_c": "(w_sad,0)", "w_c'": "(-inf,w_sad)", "w_st_mid": "(w_sad,0)", "w_st_low": "(-inf,w_sad)"}
 
 
-def theorem_sets(regime: int):
-    """The stated basins: Theorem A for regime +1, Theorem B for -1."""
-    return THEOREM_A if regime > 0 else THEOREM_B
+@lru_cache(maxsize=None)
+def theorem_sets(regime: int) -> tuple[Basin, ...]:
+    r"""Theorem A (regime +1, p+q > 1) or Theorem B (regime -1, p+q < 1) as stated, in the set type of R^2 (`sets`):
+    first match first, "a global minimum otherwise" last. S is {e != 0, e^2 = y_S(a)}; Θ_station = {e != 0, U = 0,
+    V = 0} with V = 0 iff w = w_sad (`slope_factors`); the line w = w_sad is the derived one (`energy_on_w_axis`)."""
+    Q = QUANTITIES
+    U, S, w_sad = Q["U"], e**2 - Q["y_S"], _energy.energy_on_w_axis()["w_sad"]
+    station = Piece(((e, "!="), (U, "=="), (w - w_sad, "==")))
+    if regime > 0:
+        return (
+            Basin("I_unbounded", "unbounded", (Piece(((e, "!="), (S, "=="), (w, ">="))),)),
+            Basin("I_min", "local_min", (Piece(((e, "!="), (S, "<"), (w - Q["w_c"], ">"))),
+                                         Piece(((e, "=="), (w - w_sad, ">"))))),
+            Basin("I_sad", "saddle", (Piece(((e, "!="), (S, "<"), (w - Q["w_c"], "=="))),
+                                      Piece(((e, "=="), (w - w_sad, "=="))))),
+            Basin("I_station", "station", (Piece(((U, ">"), (S, ">"), (w - Q["w_st_mid"], "=="))),
+                                           Piece(((U, "<"), (w - Q["w_st_low"], "=="))), station)),
+            Basin("I_max", "local_max", (Piece(((e, "=="), (w - w_sad, "<"))),)),
+            Basin("I_star", "global_min", None),
+        )
+    return (
+        Basin("I_min", "local_min", (Piece(((e, "!="), (S, "<"), (w - Q["w_c'"], "<"))),
+                                     Piece(((e, "=="), (w - w_sad, "<"))))),
+        Basin("I_sad", "saddle", (Piece(((e, "!="), (S, "<"), (w - Q["w_c'"], "=="))),
+                                  Piece(((e, "=="), (w - w_sad, "=="))))),
+        Basin("I_station", "station", (Piece(((U, ">"), (S, ">"), (w - Q["w_st_low"], "=="))),
+                                       Piece(((U, "<"), (w - Q["w_st_mid"], "=="))), station)),
+        Basin("I_max", "local_max", (Piece(((e, "=="), (w - w_sad, ">"))),)),
+        Basin("I_star", "global_min", None),
+    )
 
 
-_OPS = {"<0": lambda s: s < 0, ">0": lambda s: s > 0, "==0": lambda s: s == 0, "!=0": lambda s: s != 0,
-        "<=0": lambda s: s <= 0, ">=0": lambda s: s >= 0}
-_W_SIGN = {"w>0": 1, "w=0": 0, "(w_sad,0)": -1, "w_sad": -1, "(-inf,w_sad)": -1}
-_SAD_SIGN = {"w>0": 1, "w=0": 1, "(w_sad,0)": 1, "w_sad": 0, "(-inf,w_sad)": -1}
-_BRANCH = {"mid": "(w_sad,0)", "low": "(-inf,w_sad)"}
+def datum_signs(d: Datum, facts: dict):
+    """sign_of(expr) for the conditions of the stated sets on a start with the sign datum d (None: undefined there).
 
+    e from e0 = 0 or not (the flow depends on e through e^2 only: the sets test e = 0 and e != 0), U from d.U,
+    e^2 - y_S(a) from the side of S, w and w - w_sad from the piece of the w-line. w - w_c (w_c', w_st) is read
+    off the race (C-race) through the monotonicity of f on the branch of the threshold: f(w_c) = E_sad - Δ and
+    c_end - E_sad = f(w0) - (E_sad - Δ) (`race`), so on that branch sign(w0 - w_c) = sign(f') sign(race)
+    (likewise f(w_st) = E_sad - (h0 - h_C), sign(w0 - w_st) = sign(f') sign(C-race)); off it, by the order of the
+    pieces. A condition that is none of these raises ValueError."""
+    Q = QUANTITIES
+    w_sad = _energy.energy_on_w_axis()["w_sad"]
+    S = e**2 - Q["y_S"]
+    thresholds = {w - Q[k]: k for k in _THRESHOLD_BRANCH}
 
-def _atom(atom, d: Datum, facts):
-    """The sign of an atom of the stated sets on the datum d (None: undefined there). "w - w_c" is read off
-    the race through the monotonicity of f on the branch of w_c (f(w_c) = E_sad - Δ < E_sad, Δ > 0 on R)."""
-    name = atom[0]
-    if name == "e":
-        return 0 if d.e_zero else 1
-    if name == "U":
-        return d.U
-    if name == "S":
-        return None if d.e_zero else d.S_side
-    if name == "w":
-        return _W_SIGN[d.w_side]
-    if name == "w-w_sad":
-        return _SAD_SIGN[d.w_side]
-    if name in ("w-w_c", "w-w_c'"):
-        branch = "(w_sad,0)" if name == "w-w_c" else "(-inf,w_sad)"
-        if d.e_zero or d.S_side >= 0:
-            return None
-        if d.w_side == branch:
-            return facts["f_sign"][branch] * d.race          # f monotone there: sign(w0 - w_c) = sign f' * race
-        order = list(W_SIDES)                                 # pieces from right to left
-        return 1 if order.index(d.w_side) < order.index(branch) else -1
-    if name == "w_st":
-        return d.w_side == _BRANCH[atom[1]] and d.c_race == 0
-    if name == "station":
-        return (not d.e_zero) and d.U == 0 and d.w_side == "w_sad"
-    raise ValueError(f"unknown atom {atom}")
+    def sign_of(ex):
+        if ex == e:
+            return 0 if d.e_zero else 1
+        if ex == Q["U"]:
+            return d.U
+        if ex == S:
+            return None if d.e_zero else d.S_side
+        if ex == w:
+            return W_SIGN[d.w_side]
+        if ex in thresholds:
+            k = thresholds[ex]
+            branch = _THRESHOLD_BRANCH[k]
+            race = d.race if k in ("w_c", "w_c'") else d.c_race
+            if k in ("w_c", "w_c'") and (d.e_zero or d.S_side >= 0):
+                return None
+            if d.w_side == branch:
+                fs = facts["f_sign"][branch]
+                if fs not in (1, -1):
+                    raise ValueError(f"f is not shown monotone on {branch}: w - {k} is not read off the race")
+                return None if race is None else fs * race
+            order = list(W_SIDES)                                 # pieces from right to left
+            return 1 if order.index(d.w_side) < order.index(branch) else -1
+        if sp.expand(ex - (w - w_sad)) == 0:
+            return SAD_SIGN[d.w_side]
+        raise ValueError(f"condition {ex} is not read off the sign data")
+    return sign_of
 
 
 def set_class_r3(regime: int, d: Datum, sets=None, facts: dict | None = None) -> str:
-    """The class the stated sets (Theorem A / B, or `sets`) give to a start with the sign datum d."""
+    """The class the stated sets (Theorem A / B, or `sets`) give to a start with the sign datum d (`datum_signs`)."""
     F = facts if facts is not None else r3_facts().expressions
-    for cls, pieces in (sets if sets is not None else theorem_sets(regime)):
-        if pieces is None:
-            return cls
-        for pc in pieces:
-            ok = True
-            for atom in pc:
-                v = _atom(atom, d, F)
-                if isinstance(v, bool):
-                    ok = v
-                elif v is None or not _OPS[atom[1]](v):
-                    ok = False
-                if not ok:
-                    break
-            if ok:
-                return cls
-    raise AssertionError("the sets do not cover R^3")
+    return first_match(sets if sets is not None else theorem_sets(regime), datum_signs(d, F)).limit_class
 
 
-def in_script_U(regime: int, d: Datum) -> bool:
-    """θ_0 ∈ 𝒰 = S × [0, oo) (p+q > 1 only): e0 != 0 on the separatrix with w0 >= 0."""
-    return regime > 0 and not d.e_zero and d.S_side == 0 and _W_SIGN[d.w_side] >= 0
+def condition_names() -> dict:
+    """A name for each condition expression of the stated sets (`theorem_sets`), for readers that evaluate the sets
+    on a sign datum by name (the explorer's page): e, U, S (= e^2 - y_S(a)), w, w-w_sad, w-w_c, w-w_c',
+    w-w_st_mid, w-w_st_low."""
+    Q = QUANTITIES
+    w_sad = _energy.energy_on_w_axis()["w_sad"]
+    return {e: "e", Q["U"]: "U", e**2 - Q["y_S"]: "S", w: "w", w - w_sad: "w-w_sad",
+            **{w - Q[k]: f"w-{k}" for k in _THRESHOLD_BRANCH}}
 
 
 # ---------------------------------------------------------------------------------------------

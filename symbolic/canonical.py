@@ -1,11 +1,11 @@
 r"""The canonical rank-one parameterization (Sec. 3, App. C) and the logits it produces (Eq. 3, Eq. 41).
 
-The logits are *computed* by running the rank-one transformer of formula sheet §2-3 symbolically with
+The logits are *computed* by running the rank-one transformer (Sec. 2-3, App. A, C) symbolically with
 explicit SymPy matrices (embedding, attention, ReLU feed-forward, tied linear head), on every sign
 branch, for several d and every sign pattern alpha:
 
 * without attention (W_V = 0, Eq. 3): z_X = e^2(1 + 2w|w|) X + b - e^2/2;
-* with linear attention (formula sheet §7: W_Q^T W_K = kappa alpha alpha^T, W_V = alpha v^T), the
+* with linear attention (Sec. 4.1, App. G: W_Q^T W_K = kappa alpha alpha^T, W_V = alpha v^T), the
   attention output is the embedding times the gain 1 + a e^2 (Eq. 39-40), and then (Eq. 41)
   z_X = e^2[(X - 1/2)(1 + ae^2)(1 + 2w|w|) + w|w| |1 + ae^2|] + b.
 
@@ -69,7 +69,7 @@ def untied_head(alpha_signs, h_val) -> sp.Matrix:
 
 def rank_one_logit(x: int, alpha_signs, e_val, w_val, b_val=b, flip_alpha_with_e: bool = True,
                    h_val=None) -> sp.Expr:
-    """Logit of the full single-layer transformer (formula sheet §2) at a rank-one point, input bit x.
+    """Logit of the full single-layer transformer (Sec. 2, App. A) at a rank-one point, input bit x.
 
     W_V = 0, so the attention adds W_O * sum_i att_{n,i} * 0 whatever the softmax weights are;
     they are kept as free symbols to make that visible. `h_val` given: the head is untied, h·alpha.
@@ -161,7 +161,7 @@ def derive_logit_without_attention(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
         assumptions=("any e, w, b in R", "d in " + str(list(dims)) + ", every alpha in {±1}^d/sqrt(d)"),
         expressions={"A": sp.factor(slope), "z0": offset + b, "offset": offset,
                      "logit": slope * X + offset + b},
-        derivation="Transformer of formula sheet §2 evaluated symbolically at the rank-one point of §3 "
+        derivation="Transformer of Sec. 2 (App. A) evaluated symbolically at the rank-one point of Sec. 3 (App. C) "
                    "(alpha flipped with the sign of e), on the four sign branches of (e, w).",
     )
 
@@ -314,7 +314,7 @@ def derive_logit_untied(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
                      "head h alpha (alpha not flipped with e)"),
         expressions={"A": sp.factor(slope), "z0": offset + b, "offset": offset,
                      "logit": slope * X + offset + b},
-        derivation="Transformer of formula sheet §2 evaluated symbolically at the rank-one point of §3 with the head "
+        derivation="Transformer of Sec. 2 (App. A) evaluated symbolically at the rank-one point of Sec. 3 (App. C) with the head "
                    "h alpha instead of the token embedding, on the four sign branches of (e, w); at h = e it is Eq. 3.",
     )
 

@@ -1,14 +1,10 @@
 r"""The conserved energy of the gradient flow (Sec. 4, 4.1, App. F, G, M: Lemmas 1/9, 12, 14; Eq. 11/48, 12/49).
 
-Derivation, not transcription, and one derivation for both models. The reduced loss is L = G(A(θ))
-(`model.CanonicalModel`), so the flow is θ' = -G'(A)∇A and every ratio of velocities is a ratio of
-components of ∇A. Ansatz: Σ_x k_x x ẋ = m(w) ẇ over the parameters x other than w (k_e = 1). Its
-left side is d/dt Σ k_x x²/2, so if the ratio (Σ_x k_x x ∂_x A)/∂_w A depends on w alone, m(w) is
-that ratio and E = Σ_x k_x x² - 2∫m(w) dw is constant along every trajectory off w = 0. The
-multipliers k_x (x ≠ e) are *solved* from that requirement (without attention there are none; with
-attention k_a = -2 is the unique solution). The antiderivative is taken by `sp.integrate` on each
-side of w = 0 (the real one, log|w|, on w < 0; the integration constant is 0 on each side, the
-paper's choice), and the two sides are glued into one expression with sign(w) and |w|.
+Derivation, not transcription, and one derivation for both models: the model derives E from its own flow
+(`CanonicalModel.energy_result`: the multipliers of the ansatz Σ_x k_x x ẋ = m(w) ẇ solved, m integrated on
+each side of w = 0, the sides glued with sign(w) and |w|); `derive_energy` hands it out, by default for the model
+without attention. This module reads it: the conservation (Lemmas 1/9, 14), f(w) = E(0, w) and Lemma 12, E_sad,
+the saddle asymptotes g(w).
 
 Everything downstream (E_sad, f(w) = E(0, w), g(w), the basin sets) is computed from this E.
 
@@ -21,12 +17,12 @@ L = G(A) is invariant too) and the conserved quadratic forms θ^T S θ they give
 """
 from __future__ import annotations
 
-
 import sympy as sp
 
 from ._cache import derivation
 from ._result import Result
 from ._symbols import e, w, w_neg, w_pos
+from .model import canonical_model
 
 s_pos = sp.Symbol("s", positive=True)       # auxiliary parameter for intervals of w
 t_pos = sp.Symbol("t", positive=True)       # t = 2 w^2 in the proof of Lemma 12 (iii)
@@ -36,86 +32,18 @@ HALF_PLANES = {"w>0": w_pos, "w<0": w_neg}
 
 
 def _default_model(model=None):
-    from .model import canonical_model
     return model if model is not None else canonical_model()
 
 
-@derivation
 def derive_energy(model=None) -> Result:
-    r"""Eq. 11/48 (attention off) or Eq. 12/49 (attention on): the energy E(θ), w ≠ 0, from the flow.
+    r"""Eq. 11/48 (attention off) or Eq. 12/49 (attention on): the energy E(θ), w ≠ 0, derived from the flow by
+    the model (`CanonicalModel.energy_result`, whose docstring gives the derivation).
 
-    Returns a Result with the branch expressions "E_w>0" (in the positive symbol w) and "E_w<0" (in the
-    negative symbol w), the glued "E" (undefined on w = 0), the multipliers "k" (x -> k_x), the ratio
-    "m_w>0"/"m_w<0" = m(w), and the check "gradE_dot_gradA" (0 on both branches, raises otherwise).
+    A Result with the branch expressions "E_w>0" (in the positive symbol w) and "E_w<0" (in the negative symbol
+    w), the glued "E" (undefined on w = 0), the multipliers "k" (x -> k_x), the ratio "m_w>0"/"m_w<0" = m(w), and
+    the check "gradE_dot_gradA" (0 on both branches, raises otherwise).
     """
-    model = _default_model(model)
-    others = [x for x in model.params if x != w]
-    ks = {x: (sp.Integer(1) if x == e else sp.Symbol(f"k_{x}")) for x in others}
-    unknowns = [k for k in ks.values() if isinstance(k, sp.Symbol)]
-    gA = dict(zip(model.params, model.grad_A))
-    pieces, ms, solved = {}, {}, []
-    free: tuple = ()
-    for lab, wb in HALF_PLANES.items():
-        sub = {w: wb}
-        ratio = sp.cancel((sp.Add(*[ks[x] * x * gA[x] for x in others]) / gA[w]).subs(sub))
-        conds = [sp.numer(sp.together(sp.diff(ratio, x))) for x in others]
-        if unknowns and all(sp.expand(c) == 0 for c in conds):
-            # no condition on the multipliers (the untied model): every choice is conserved, a family
-            sol, free = [{}], tuple(unknowns)
-        else:
-            sol = sp.solve(conds, unknowns, dict=True) if unknowns else [{}]
-        if len(sol) != 1 or (not unknowns and any(sp.simplify(c) != 0 for c in conds)):
-            raise AssertionError(f"no unique energy multipliers on {lab}: {sol}")
-        solved.append(sol[0])
-        m = sp.cancel(ratio.subs(sol[0]))
-        if m.free_symbols - {wb} - set(free):
-            raise AssertionError(f"m depends on more than w on {lab}: {m}")
-        prim = sp.integrate(sp.apart(m, wb), wb)
-        if wb.is_negative:
-            prim = prim.subs(sp.log(wb), sp.log(-wb))     # the real antiderivative (a constant i*pi/2 dropped)
-        if sp.expand(sp.diff(prim, wb) - m) != 0:
-            raise AssertionError("antiderivative check failed")
-        pieces[lab] = sp.expand(sp.Add(*[ks[x].subs(sol[0]) * x**2 for x in others]) - 2 * prim)
-        ms[lab] = m
-    if solved[0] != solved[1]:
-        raise AssertionError("the multipliers differ between the sides of w = 0")
-    from .canonical import _glue
-    L_abs = sp.Symbol("L_abs")
-    E = _glue(pieces["w>0"].subs(sp.log(w_pos), L_abs), pieces["w<0"].subs(sp.log(-w_neg), L_abs),
-              w, w_pos, w_neg).subs(L_abs, sp.log(sp.Abs(w)))
-    dots = {}
-    for lab, wb in HALF_PLANES.items():
-        Eb, grads = pieces[lab], [g.subs(w, wb) for g in model.grad_A]
-        vars_ = [wb if v == w else v for v in model.params]
-        dots[lab] = sp.expand(sum(sp.diff(Eb, v) * g for v, g in zip(vars_, grads)))
-        if sp.cancel(dots[lab]) != 0:
-            raise AssertionError(f"grad E . grad A != 0 on {lab}: {dots[lab]}")
-    if free:
-        # a family: "E" is its member with every free multiplier 1 (the symmetric choice), "E_family" keeps them
-        one = {k: 1 for k in free}
-        return Result(
-            ref="Sec. 2 ([23]), untied", title="Conserved energies of the untied gradient flow",
-            assumptions=("(p, q) in (0,1)^2", "w != 0 (undefined on w = 0)"),
-            expressions={"E_w>0": sp.expand(pieces["w>0"].subs(one)), "E_w<0": sp.expand(pieces["w<0"].subs(one)),
-                         "E": sp.expand(E.subs(one)), "E_family": E, "free_multipliers": free,
-                         "k": {x: ks[x] for x in others},
-                         "m_w>0": ms["w>0"], "m_w<0": ms["w<0"],
-                         "gradE_dot_gradA_w>0": dots["w>0"], "gradE_dot_gradA_w<0": dots["w<0"]},
-            derivation="The ansatz sum_x k_x x dx = m(w) dw along the flow: the requirement that m depend on w alone "
-                       "leaves the multipliers free, so every choice gives a conserved quantity; m integrated on w > 0 "
-                       "and w < 0 (sp.integrate), glued with sign(w), |w|.",
-        )
-    return Result(
-        ref="Eq. 12 / Eq. 49" if model.attention else "Eq. 11 / Eq. 48",
-        title="Energy of the gradient flow" + (" with attention" if model.attention else " in R^2"),
-        assumptions=("(p, q) in (0,1)^2", "w != 0 (undefined on w = 0)"),
-        expressions={"E_w>0": pieces["w>0"], "E_w<0": pieces["w<0"], "E": E,
-                     "k": {x: ks[x].subs(solved[0]) for x in others},
-                     "m_w>0": ms["w>0"], "m_w<0": ms["w<0"],
-                     "gradE_dot_gradA_w>0": dots["w>0"], "gradE_dot_gradA_w<0": dots["w<0"]},
-        derivation="The ansatz sum_x k_x x dx = m(w) dw along the flow, solved for the k_x so that m depends on w "
-                   "alone; m integrated on w > 0 and w < 0 (sp.integrate), glued with sign(w), |w|.",
-    )
+    return _default_model(model).energy_result
 
 
 @derivation

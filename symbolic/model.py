@@ -10,7 +10,7 @@ everything else is composed from it through the structure of `landscape`:
 * slope A(θ) = z_1 - z_0 and offset c(θ, b) = z_0, the loss with bias L(θ, b) = F(A, c) (Lemma 2);
 * the optimal bias b* = c*(A) - (z_0 - b) (Lemmas 5, 13), the reduced loss L(θ) = G(A(θ)) (Lemma 6, Eq. 42);
 * ∇L = G'(A)∇A and ∇²L = G''(A)∇A∇A^T + G'(A)∇²A (chain rule; Lemmas 7, 8, 13);
-* the energy of the gradient flow (`energy.derive_energy`, Eq. 11 / Eq. 49);
+* the energy of the gradient flow (`energy_result`, Eq. 11 / Eq. 49; `energy` reads it);
 * every critical point, by solving ∇L = 0 through this chain rule, and its *derived* class
   (`critical_sets`; Thms 1, 6, 7, 9, 10, Remark 5).
 
@@ -279,8 +279,8 @@ class CanonicalModel:
     # -- energy -------------------------------------------------------------------------------------
     @cached_property
     def energy_result(self) -> Result:
-        from . import energy as _energy
-        return _energy.derive_energy(self)
+        """Eq. 11/48 or Eq. 12/49: the energy derived from the flow (`_energy`; `energy` reads it)."""
+        return _energy(self)
 
     @property
     def energy(self) -> sp.Expr:
@@ -417,6 +417,92 @@ def _gradient_with_bias(model: CanonicalModel) -> sp.Matrix:
 def _hessian_with_bias(model: CanonicalModel, order: tuple) -> sp.Matrix:
     """Hessian of L(θ, b) in the variable order `order` (a permutation of the model's (θ, b))."""
     return _hess(model.loss_with_bias, order)
+
+
+@derivation
+def _energy(model: CanonicalModel) -> Result:
+    r"""Eq. 11/48 (attention off) or Eq. 12/49 (attention on): the energy E(θ), w ≠ 0, derived from the flow.
+
+    The reduced loss is L = G(A(θ)), so the flow is θ' = -G'(A)∇A and every ratio of velocities is a ratio of
+    components of ∇A. Ansatz: Σ_x k_x x ẋ = m(w) ẇ over the parameters x other than w (k_e = 1). Its left side
+    is d/dt Σ k_x x²/2, so if the ratio (Σ_x k_x x ∂_x A)/∂_w A depends on w alone, m(w) is that ratio and
+    E = Σ_x k_x x² - 2∫m(w) dw is constant along every trajectory off w = 0. The multipliers k_x (x ≠ e) are
+    *solved* from that requirement (without attention there are none; with attention k_a = -2 is the unique
+    solution). The antiderivative is taken by `sp.integrate` on each side of w = 0 (the real one, log|w|, on
+    w < 0; the integration constant is 0 on each side, the paper's choice), and the two sides are glued into
+    one expression with sign(w) and |w|. Without weight tying the requirement leaves the multiplier k_h free:
+    every choice is conserved, a family ("E_family", "free_multipliers"), whose member k_h = 1 is "E".
+
+    Returns a Result with the branch expressions "E_w>0" (in the positive symbol w) and "E_w<0" (in the
+    negative symbol w), the glued "E" (undefined on w = 0), the multipliers "k" (x -> k_x), the ratio
+    "m_w>0"/"m_w<0" = m(w), and the check "gradE_dot_gradA" (0 on both branches, raises otherwise).
+    """
+    others = [x for x in model.params if x != w]
+    ks = {x: (sp.Integer(1) if x == e else sp.Symbol(f"k_{x}")) for x in others}
+    unknowns = [k for k in ks.values() if isinstance(k, sp.Symbol)]
+    gA = dict(zip(model.params, model.grad_A))
+    pieces, ms, solved = {}, {}, []
+    free: tuple = ()
+    for lab, wb in (("w>0", w_pos), ("w<0", w_neg)):
+        sub = {w: wb}
+        ratio = sp.cancel((sp.Add(*[ks[x] * x * gA[x] for x in others]) / gA[w]).subs(sub))
+        conds = [sp.numer(sp.together(sp.diff(ratio, x))) for x in others]
+        if unknowns and all(sp.expand(c) == 0 for c in conds):
+            # no condition on the multipliers (the untied model): every choice is conserved, a family
+            sol, free = [{}], tuple(unknowns)
+        else:
+            sol = sp.solve(conds, unknowns, dict=True) if unknowns else [{}]
+        if len(sol) != 1 or (not unknowns and any(sp.simplify(c) != 0 for c in conds)):
+            raise AssertionError(f"no unique energy multipliers on {lab}: {sol}")
+        solved.append(sol[0])
+        m = sp.cancel(ratio.subs(sol[0]))
+        if m.free_symbols - {wb} - set(free):
+            raise AssertionError(f"m depends on more than w on {lab}: {m}")
+        prim = sp.integrate(sp.apart(m, wb), wb)
+        if wb.is_negative:
+            prim = prim.subs(sp.log(wb), sp.log(-wb))     # the real antiderivative (a constant i*pi/2 dropped)
+        if sp.expand(sp.diff(prim, wb) - m) != 0:
+            raise AssertionError("antiderivative check failed")
+        pieces[lab] = sp.expand(sp.Add(*[ks[x].subs(sol[0]) * x**2 for x in others]) - 2 * prim)
+        ms[lab] = m
+    if solved[0] != solved[1]:
+        raise AssertionError("the multipliers differ between the sides of w = 0")
+    L_abs = sp.Symbol("L_abs")
+    E = _canonical._glue(pieces["w>0"].subs(sp.log(w_pos), L_abs), pieces["w<0"].subs(sp.log(-w_neg), L_abs),
+                         w, w_pos, w_neg).subs(L_abs, sp.log(sp.Abs(w)))
+    dots = {}
+    for lab, wb in (("w>0", w_pos), ("w<0", w_neg)):
+        Eb, grads = pieces[lab], [g.subs(w, wb) for g in model.grad_A]
+        vars_ = [wb if v == w else v for v in model.params]
+        dots[lab] = sp.expand(sum(sp.diff(Eb, v) * g for v, g in zip(vars_, grads)))
+        if sp.cancel(dots[lab]) != 0:
+            raise AssertionError(f"grad E . grad A != 0 on {lab}: {dots[lab]}")
+    if free:
+        # a family: "E" is its member with every free multiplier 1 (the symmetric choice), "E_family" keeps them
+        one = {k: 1 for k in free}
+        return Result(
+            ref="Sec. 2 ([23]), untied", title="Conserved energies of the untied gradient flow",
+            assumptions=("(p, q) in (0,1)^2", "w != 0 (undefined on w = 0)"),
+            expressions={"E_w>0": sp.expand(pieces["w>0"].subs(one)), "E_w<0": sp.expand(pieces["w<0"].subs(one)),
+                         "E": sp.expand(E.subs(one)), "E_family": E, "free_multipliers": free,
+                         "k": {x: ks[x] for x in others},
+                         "m_w>0": ms["w>0"], "m_w<0": ms["w<0"],
+                         "gradE_dot_gradA_w>0": dots["w>0"], "gradE_dot_gradA_w<0": dots["w<0"]},
+            derivation="The ansatz sum_x k_x x dx = m(w) dw along the flow: the requirement that m depend on w alone "
+                       "leaves the multipliers free, so every choice gives a conserved quantity; m integrated on w > 0 "
+                       "and w < 0 (sp.integrate), glued with sign(w), |w|.",
+        )
+    return Result(
+        ref="Eq. 12 / Eq. 49" if model.attention else "Eq. 11 / Eq. 48",
+        title="Energy of the gradient flow" + (" with attention" if model.attention else " in R^2"),
+        assumptions=("(p, q) in (0,1)^2", "w != 0 (undefined on w = 0)"),
+        expressions={"E_w>0": pieces["w>0"], "E_w<0": pieces["w<0"], "E": E,
+                     "k": {x: ks[x].subs(solved[0]) for x in others},
+                     "m_w>0": ms["w>0"], "m_w<0": ms["w<0"],
+                     "gradE_dot_gradA_w>0": dots["w>0"], "gradE_dot_gradA_w<0": dots["w<0"]},
+        derivation="The ansatz sum_x k_x x dx = m(w) dw along the flow, solved for the k_x so that m depends on w "
+                   "alone; m integrated on w > 0 and w < 0 (sp.integrate), glued with sign(w), |w|.",
+    )
 
 
 @derivation

@@ -228,7 +228,7 @@ def test_basin_slice_cache_is_reused_and_never_used_corrupted_or_stale(tmp_path,
     monkeypatch.setattr(FA.nbasins, "basin_slice", lambda *a, **k: calls.append(1) or real(*a, **k))
     first = FA.slice_grid(Fraction(9, 10), Fraction(9, 10), "a", 0, n=3)
     assert FA.slice_grid(Fraction(9, 10), Fraction(9, 10), "a", 0, n=3) == first and len(calls) == 1
-    (path,) = tmp_path.glob("*.json")
+    (path,) = (tmp_path / "attention").glob("*.json")
     path.write_text(path.read_text().replace("local_min", "global_min", 1))     # edited: digest fails
     assert FA.slice_grid(Fraction(9, 10), Fraction(9, 10), "a", 0, n=3) == first and len(calls) == 2
     path.write_text(path.read_text()[:40])                                         # truncated

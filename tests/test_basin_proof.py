@@ -138,3 +138,47 @@ def test_the_sets_read_through_a_wrong_g_do_not_match_the_level_set():
     assert all(s.ok for s in _g_steps(G_PRINTED, CTX)) and all(s.kind == "exact" for s in _g_steps(G_PRINTED, CTX))
     assert not all(s.ok for s in _g_steps(_G_MUTANT, CTX))
     assert not all(s.ok for s in _g_steps(sp.Abs(G_PRINTED) + 1, CTX))
+
+
+# --- one set type for R^2 and R^3 (symbolic.sets) -----------------------------------------------------------
+
+def test_the_r2_and_r3_sets_are_one_type_with_one_operator_table():
+    from local2global.symbolic import RELATIONS, Basin, Piece, theorem_sets
+    for sets in (sb.basins("p+q>1"), sb.basins("p+q<1"), theorem_sets(1), theorem_sets(-1)):
+        assert all(isinstance(b, Basin) for b in sets) and sets[-1].pieces is None
+        assert all(b.pieces is not None for b in sets[:-1])
+        assert {op for b in sets for pc in b.pieces or () for _, op in pc.conditions} <= set(RELATIONS)
+        assert all(isinstance(b.as_boolean(), sp.Basic) for b in sets)
+    with pytest.raises(ValueError):
+        Piece(((sb.w, "=<"),))                                  # a relation outside the table is refused
+
+
+def test_the_r3_sets_on_the_sign_data_and_an_altered_statement_read_differently():
+    from local2global.symbolic import basins_r3 as sr3
+    from local2global.symbolic.sets import replace_condition
+    facts = sr3.r3_facts().expressions
+    cond = sb.w - sr3.QUANTITIES["w_c"]
+    altered = replace_condition(sr3.theorem_sets(1), "I_min", (cond, ">"), (cond, "<"))
+    assert altered != sr3.theorem_sets(1)
+    got = [(sr3.set_class_r3(1, d, facts=facts), sr3.set_class_r3(1, d, sets=altered, facts=facts))
+           for d in sr3.sign_data()]
+    assert any(a != b for a, b in got) and all(a == b for a, b in got if a not in ("local_min", "global_min"))
+    # Θ_station = {e != 0, U = 0, V = 0} is met exactly at U = 0 on the line w = w_sad
+    station = [d for d in sr3.sign_data() if sr3.set_class_r3(1, d, facts=facts) == "station"
+               and not d.e_zero and d.U == 0]
+    assert station and all(d.w_side == "w_sad" for d in station)
+
+
+def test_every_condition_of_theorems_a_and_b_has_a_name_for_the_page_and_the_page_has_the_one_operator_table():
+    """The explorer reads Theorems A/B as data (conditions by name, read off the sign datum) with its own copy of the
+    operator table in JavaScript: its operators are exactly `RELATIONS`."""
+    import re
+    from pathlib import Path
+    from local2global.symbolic import RELATIONS
+    from local2global.symbolic import basins_r3 as sr3
+    names = sr3.condition_names()
+    conds = {ex for r in (1, -1) for b in sr3.theorem_sets(r) for pc in b.pieces or () for ex, _ in pc.conditions}
+    assert conds <= set(names) and len(set(names.values())) == len(names)
+    js = (Path(__file__).resolve().parents[1] / "proofs" / "outputs" / "explorer.js").read_text()
+    table = re.search(r"const OPS = \{(.*?)\};", js, re.S).group(1)
+    assert set(re.findall(r'"([^"]+)": function', table)) == set(RELATIONS)

@@ -94,3 +94,14 @@ def test_flow_claim_passes_and_its_negative_control_rejected(cid):
     rec = run_claim(REGISTRY[cid], Context(dps=50, points=20))
     assert rec.status in ("proved", "certified", "sampled", "erratum"), rec.evidence
     assert rec.control.startswith("rejected"), rec.control
+
+
+def test_the_float64_basin_map_reads_the_sets_as_the_mpmath_classifier_does():
+    """`engine.basin_labels` (numpy) and `classify_theorem` (mpmath) evaluate the same conditions with the one
+    operator table (`symbolic.sets.RELATIONS`): the same basin at grid points off the boundaries."""
+    from local2global.numeric.evaluate import engine
+    import numpy as np
+    pts = [(Fraction(i, 4), Fraction(j, 4)) for i in range(-6, 7, 3) for j in range(-8, 5, 3)]
+    for (p, q), regime in ((P9, "p+q>1"), (("1/10", "1/10"), "p+q<1")):
+        labels = engine.basin_labels(regime, np.array([float(e) for e, _ in pts]), np.array([float(w) for _, w in pts]))
+        assert list(labels) == [nb.classify_theorem(p, q, th, dps=30)[0] for th in pts]

@@ -85,7 +85,7 @@ def test_cache_reuses_valid_results_and_rebuilds_corrupted_or_stale_ones(tmp_pat
 
 
 def test_quick_figures_are_byte_identical_across_runs(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)                      # the cache goes to ./build/cache
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path))   # the training cache goes to tmp_path/fullmodel
     from local2global.proofs.outputs.figures import fig_fullmodel
     from local2global.proofs.outputs.figures import plotting
     a = plotting.save(fig_fullmodel.fig4(quick=True), str(tmp_path / "a"), "fig4")

@@ -211,3 +211,23 @@ def test_f_tends_to_plus_infinity_at_zero_from_the_right():
     with mp.workdps(30):
         values = [f_pos(mp.mpf(10) ** -k) for k in (5, 10, 20)]
     assert values[0] < values[1] < values[2] and values[2] > 20
+
+
+# --- every cache under $L2G_CACHE/<kind>, one rule, one owner per kind (numeric.infra.cache.KINDS) -----------
+
+def test_every_cache_lives_under_one_rule_by_kind(tmp_path, monkeypatch):
+    from local2global.numeric.infra.cache import KINDS, cache_folder
+    from local2global.proofs.outputs.figures import plotting
+    from local2global.symbolic import _cache
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path))
+    monkeypatch.delenv("L2G_NO_DERIVATION_CACHE", raising=False)
+    assert plotting.cache_folders() == [str(tmp_path / "attention"), str(tmp_path / "fullmodel")]
+    assert plotting.cache_folders(["fig1a"]) == []
+    assert set(plotting.CACHES.values()) <= set(KINDS)
+    assert _cache._folder() == cache_folder("derivations") == tmp_path / "derivations"
+    monkeypatch.delenv("L2G_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_folder("fullmodel") == tmp_path / "xdg" / "local2global" / "fullmodel"
+    # switching the derivation cache off leaves the training runs and basin maps where they are
+    monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
+    assert _cache._folder() is None and cache_folder("attention") == tmp_path / "xdg" / "local2global" / "attention"

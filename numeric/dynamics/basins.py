@@ -7,8 +7,8 @@ r"""Where does the gradient flow in R^2 end? Three independent answers, compared
    critical point of Thm 1 on the curve: an end of the curve on the w-axis (f(w) = E_0, Lemma 12,
    `mp.findroot` on a bracket), the saddle (when E_0 = E_sad), or a point of Θ* (E = E_0 and
    A = A*, `mp.findroot` on the eliminated equation in w). No basin set is used.
-3. `integrate_class`: the integrated flow (`numeric.flow.ReducedFlow`), its end point classified by
-   Thm 1's critical sets only (`critical_class`).
+3. `integrate_class`: the integrated flow (`numeric.dynamics.flow.ReducedFlow`), its end point classified
+   by Thm 1's critical sets only (`flow.critical_class`).
 
 `boundary_suite` puts starts at distance 10^-k on both sides of every basin boundary and exactly on
 I_sad and Θmax, and checks that the three agree.
@@ -23,13 +23,14 @@ import mpmath as mp
 import sympy as sp
 
 from local2global.numeric.chain import NumericChain
-from local2global.numeric.dynamics.flow import ReducedFlow
+from local2global.numeric.dynamics.flow import ReducedFlow, critical_class, integrate_class
+from local2global.numeric.dynamics.initialisation import gaussian_starts
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.numeric.evaluate.landscape import compiled_model
 from local2global.numeric.precision import GUARD, limit_accuracy, limit_tolerances, to_accuracy, tolerance
 from local2global.symbolic import symbols as S
-from local2global.symbolic import basins as sbasins, energy as senergy
-from local2global.symbolic.model import canonical_model
+from local2global.symbolic import basins as sbasins
+from local2global.symbolic.sets import first_match
 
 
 class TheoremsDoNotApply(ValueError):
@@ -66,78 +67,48 @@ def regime_of(p, q=None) -> int:
     return reg
 
 
-def critical_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | None:
-    """The class of the critical set (Thm 1, or Thm 10 with attention) that θ lies on, else None.
-
-    Membership is measured with the flow's own `distances` (the quantities its stopping rule uses):
-    Θ_station within tol_A, Θ* within tol_A, the line e = 0 within tol_e; on e = 0 the saddle w = -1/√2
-    within tol_sad, otherwise the derived condition of Θmin (`CanonicalModel.critical_sets`) decides
-    between local minimum and maximum."""
-    d = derived_functions()
-    dist = flow.distances(theta)
-    if dist.get("station", mp.inf) <= tol_A:
-        return "station"
-    if dist["star"] <= tol_A and dist["e"] > tol_e:
-        return "global_min"
-    if dist["e"] <= tol_e:
-        if abs(theta[1] - d["w_sad"]()) <= tol_sad:
-            return "saddle"
-        return "local_min" if flow.fns["regime_sign"](*flow._pq(), *theta) > 0 else "local_max"
-    return None
-
-
 # ---------------------------------------------------------------------------------------------
 # 1. the theorems' basin sets
 # ---------------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=None)
 def _compiled_conditions(regime: str, g: sp.Expr | None = None, sets: tuple | None = None):
-    out = []
-    for b in (sets if sets is not None else sbasins.basins(regime, g)):
-        pieces = None if b.pieces is None else [[(compile_mp(ex, (S.e, S.w)), op) for ex, op in pc.conditions]
-                                                for pc in b.pieces]
-        out.append((b.name, b.limit_class, pieces))
-    return out
+    """The sets (default `symbolic.basins.basins(regime, g)`) and their condition expressions compiled for mpmath."""
+    sets = sets if sets is not None else sbasins.basins(regime, g)
+    return sets, _compiled(sets)
 
 
-_OPS = {"<": lambda s: s < 0, ">": lambda s: s > 0, "==": lambda s: s == 0, "<=": lambda s: s <= 0,
-        ">=": lambda s: s >= 0}
+def _compiled(sets) -> dict:
+    return {ex: compile_mp(ex, (S.e, S.w)) for b in sets for pc in (b.pieces or ()) for ex, _ in pc.conditions}
 
 
-def _holds(conds, e_, w_, tol) -> bool:
-    for fn, op in conds:          # left to right: later conditions may need w < 0
-        if not _OPS[op](_sign_tol(fn(e_, w_), tol)):
-            return False
-    return True
+def _signs_at(fns: dict, e_, w_, tol):
+    """sign_of(expr) at the start (e_, w_): the sign of the compiled condition, 0 within `tol`."""
+    return lambda ex: _sign_tol(fns[ex](e_, w_), tol)
 
 
 def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=None,
                      sets: tuple | None = None) -> tuple[str, str]:
     """(basin name, class) of θ_0 by the sets of Thm 2 (p+q > 1) or Thm 8 (p+q < 1).
 
-    "== 0" holds within 10^-(dps-5) at dps + GUARD digits (a start computed at dps on I_sad counts
-    as on it). `regime` overrides p+q; `g` replaces the derived g(w) and `sets` the sets themselves (the
-    proof checks pass the paper's printed g and sets, and their negative controls)."""
+    "== 0" holds within `precision.tolerance(dps)` = 10^-(dps - SLACK) at dps + GUARD digits (a start computed
+    at dps on I_sad counts as on it). `regime` overrides p+q; `g` replaces the derived g(w) and `sets` the sets
+    themselves (the proof checks pass the paper's printed g and sets, and their negative controls)."""
     regime = regime or ("p+q>1" if regime_of(p, q) > 0 else "p+q<1")
-    return _classify(_compiled_conditions(regime, g, sets), theta0, dps)
-
-
-def _classify(compiled, theta0, dps):
+    sets, fns = _compiled_conditions(regime, g, sets)
     with mp.workdps(dps + GUARD):
         e_, w_ = (mpf_exact(x) for x in theta0)
-        tol = _tol(dps)
-        for name, cls, pieces in compiled:
-            if pieces is None or any(_holds(pc, e_, w_, tol) for pc in pieces):
-                return name, cls
-    raise AssertionError("basins do not cover the plane")
+        b = first_match(sets, _signs_at(fns, e_, w_, _tol(dps)))
+    return b.name, b.limit_class
 
 
 def in_I_common(theta0, dps: int = 50, g=None, piece=None) -> bool:
     """θ_0 ∈ I_common = {w < 0, |e| > g(w)} (g: override of the derived g, `piece`: of the set itself, for the
     proof checks)."""
-    conds = [(compile_mp(ex, (S.e, S.w)), op) for ex, op in (piece or sbasins.I_common(g)).conditions]
+    piece = piece or sbasins.I_common(g)
+    fns = {ex: compile_mp(ex, (S.e, S.w)) for ex, _ in piece.conditions}
     with mp.workdps(dps + GUARD):
-        return _holds(conds, *(mpf_exact(x) for x in theta0), _tol(dps))
+        return piece.holds(_signs_at(fns, *(mpf_exact(x) for x in theta0), _tol(dps)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -260,19 +231,6 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
 # 3. integration, and the comparison
 # ---------------------------------------------------------------------------------------------
 
-integrated_tolerances = limit_tolerances
-
-
-def integrate_class(p, q, theta0, dps: int = 30, attention: bool = False, **kw):
-    """(class of the integrated end point by the derived critical sets, or None; FlowResult)."""
-    fl = ReducedFlow(p, q, attention=attention)
-    res = fl.run(theta0, dps=dps, **kw)
-    with mp.workdps(dps + GUARD):
-        cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
-               if res.converged else None)
-    return cls, res
-
-
 def compare(p, q, theta0, dps: int = 30, integrate: bool = True, **kw) -> dict:
     """Theorem basin, predicted (class, limit), integrated (class, limit, t), drift, agreement."""
     basin, thm_cls = classify_theorem(p, q, theta0, dps=max(dps, 30))
@@ -385,7 +343,7 @@ def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
     fl = ReducedFlow(p, q)
     res = fl.run(theta0, dps=dps, progress=progress)
     with mp.workdps(dps + GUARD):
-        cls = (critical_class(fl, res.theta, **integrated_tolerances(dps, res.status == "stationary"))
+        cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
                if (res.converged and pred is not None) else None)
         rep["basin"] = basin
         rep["theorem_class"] = thm_cls
@@ -554,17 +512,9 @@ def wilson_interval(k: int, n: int, z=1.959963984540054) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def gaussian_starts(sigma, n: int, seed: int, dim: int = 3):
-    """n starts θ_0 ~ N(0, σ^2 I_dim), reproducible (random.Random(seed)); exact Fractions of the float draws."""
-    import random
-    rng = random.Random(seed)
-    s = float(Fraction(str(sigma)))
-    return [tuple(Fraction(rng.gauss(0.0, s)) for _ in range(dim)) for _ in range(n)]
-
-
 def gaussian_fractions(p, q, sigma, n: int = 100, seed: int = 0, dps: int = 15) -> dict:
-    """Thm 11 sampled: the fraction of N(0, σ^2 I_3) starts whose flow ends in each class, with 95% Wilson
-    intervals (counts per class; `None` = not converged within the step budget)."""
+    """Thm 11 sampled: the fraction of N(0, σ^2 I_3) starts (`initialisation.gaussian_starts`) whose flow ends in
+    each class, with 95% Wilson intervals (counts per class; `None` = not converged within the step budget)."""
     counts: dict = {}
     for th in gaussian_starts(sigma, n, seed):
         c = limit_class(p, q, th, dps=dps)

@@ -15,7 +15,7 @@ finding, bracketing and walks along one line:
 * `predict_R3`: the class of the limit (global_min, local_min, local_max, saddle, station, unbounded) and the
   limit point, by the theorem's case analysis; the global-minimum point by a sign-change walk along the line;
 * `compare_R3`: prediction next to the repository integrator (`ReducedFlow(p, q, attention=True)`,
-  `basins.critical_class`), and the start sets of the validation (random starts in [-2, 2]^3, starts at
+  `flow.critical_class`), and the start sets of the validation (random starts in [-2, 2]^3, starts at
   10^-k on both sides of every part of the boundary).
 
 Inputs are exact (Fraction, int, str); mpmath precision is local (`mp.workdps`).
@@ -30,7 +30,9 @@ import mpmath as mp
 import sympy as sp
 
 from local2global.numeric.chain import NumericChain
-from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
+from local2global.numeric.dynamics.flow import integrate_class
+from local2global.numeric.evaluate.arb import ball_function
+from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.numeric.precision import GUARD
 from local2global.symbolic import basins_r3 as sr3
 from local2global.symbolic import energy as senergy
@@ -105,73 +107,6 @@ def fraction_function(expr, args):
     return sp.lambdify(tuple(args), ex, modules=[{"Max": max, "Min": min}])
 
 
-def arb_compile(expr, args):
-    """A callable (flint.arb, ...) -> flint.arb enclosing a derived real expression (ball arithmetic).
-
-    Node types: Add, Mul, Pow (integer, rational exponents of positive bases), exp, log, sqrt, Abs, erf, erfc,
-    Airy functions (one `arb.airy()` call per argument and evaluation), Lambert W (branch 0, -1), pi,
-    rationals. Floats are refused."""
-    import flint
-
-    from local2global.numeric.evaluate.arb import ring_node
-
-    index = {s: i for i, s in enumerate(args)}
-
-    def build(node):
-        if node in index:
-            k = index[node]
-            return lambda v, memo: v[k]
-        if node.is_Float:
-            raise TypeError(f"float literal {node}")
-        if node.is_Rational:
-            q = flint.fmpq(int(node.p), int(node.q))
-            return lambda v, memo: flint.arb(q)
-        if node is sp.pi:
-            return lambda v, memo: flint.arb.pi()
-        if node is sp.E:
-            return lambda v, memo: flint.arb(1).exp()
-        if node.is_Atom:
-            raise ValueError(f"symbol {node} not given a ball")
-        kids = [build(x) for x in node.args]
-        ring = ring_node(node, kids)
-        if ring is not None:
-            return ring
-        if node.is_Pow:
-            base, ex = kids[0], node.exp
-            if ex.is_Rational:
-                p_, q_ = int(ex.p), int(ex.q)
-                return lambda v, memo: base(v, memo).root(q_) ** p_
-            exk = kids[1]
-            return lambda v, memo: (exk(v, memo) * base(v, memo).log()).exp()
-        one = kids[0]
-        if isinstance(node, (sp.airyai, sp.airyaiprime, sp.airybi, sp.airybiprime)):
-            pos = {sp.airyai: 0, sp.airyaiprime: 1, sp.airybi: 2, sp.airybiprime: 3}[type(node)]
-            key = node.args[0]
-
-            def airy(v, memo):
-                if key not in memo:
-                    memo[key] = one(v, memo).airy()
-                return memo[key][pos]
-            return airy
-        if isinstance(node, sp.exp):
-            return lambda v, memo: one(v, memo).exp()
-        if isinstance(node, sp.log):
-            return lambda v, memo: one(v, memo).log()
-        if isinstance(node, sp.Abs):
-            return lambda v, memo: abs(one(v, memo))
-        if isinstance(node, sp.erf):
-            return lambda v, memo: one(v, memo).erf()
-        if isinstance(node, sp.erfc):
-            return lambda v, memo: one(v, memo).erfc()
-        if isinstance(node, sp.LambertW):
-            branch = int(node.args[1]) if len(node.args) > 1 else 0
-            return lambda v, memo: one(v, memo).lambertw(branch=branch)
-        raise NotImplementedError(f"no arb translation for {type(node).__name__}: {node}")
-
-    f = build(sp.sympify(expr))
-    return lambda *vals: f(vals, {})
-
-
 @lru_cache(maxsize=None)
 def derived() -> dict:
     """The compiled derived objects (mpmath unless the key says arb): coordinates, lines, separatrix,
@@ -214,23 +149,23 @@ def derived() -> dict:
 
 @lru_cache(maxsize=None)
 def derived_arb() -> dict:
-    """arb versions (`arb_compile`) of the objects the certified computations use."""
-    ar, li, se, lw, rc = sr3.airy_reduction(), sr3.linearisation(), sr3.separatrix(), sr3.lambert_inverse(), sr3.race()
-    z, ell, Phi, dPhi = sr3.z, sr3.ell, sr3.Phi, sr3.dPhi
+    """arb versions (`evaluate.arb.ball_function`) of the objects the certified computations use."""
+    ar, li, se, rc = sr3.airy_reduction(), sr3.linearisation(), sr3.separatrix(), sr3.race()
+    z, Phi, dPhi = sr3.z, sr3.Phi, sr3.dPhi
     pz = (Phi, dPhi, z)
     return {
-        "z_of": arb_compile(ar["z_of"], (S.e, S.a)), "ell_of": arb_compile(ar["ell_of"], (S.a,)),
-        "alpha0": arb_compile(li["alpha0"], (sr3.z0, sr3.ell0)), "beta0": arb_compile(li["beta0"], (sr3.z0, sr3.ell0)),
-        "phi": [arb_compile(x, (sr3.alpha, sr3.beta, z)) for x in li["phi_values"]],
-        "q": arb_compile(li["q_in_phi"], pz), "ell_phi": arb_compile(li["ell_in_phi"], pz),
-        "e_phi": arb_compile(li["e_abs_in_phi"], pz), "a_phi": arb_compile(li["a_in_phi"], pz),
-        "h_phi": arb_compile(li["h_in_phi"], pz), "jacobian": arb_compile(li["jacobian"], pz),
-        "axis_point": [arb_compile(x, (sr3.a_inf,)) for x in li["axis_point"]],
-        "ell_S": arb_compile(se["ell_S"], (z,)), "y_S": arb_compile(se["y_S"], (z,)), "a_S": arb_compile(se["a_S"], (z,)),
-        "w_c": arb_compile(rc["w_c"], (sr3.Delta,)), "w_c_prime": arb_compile(rc["w_c_prime"], (sr3.Delta,)),
-        "lambert_argument": arb_compile(rc["lambert_argument"], (sr3.Delta,)),
-        "E_sad": arb_compile(rc["E_sad"], ()),
-        "a_from_z_star": arb_compile(sp.sqrt(z / ar["axis_z"].subs(S.a, 1)), (z,)),      # z* = axis_z(a_inf)
+        "z_of": ball_function(ar["z_of"], (S.e, S.a)), "ell_of": ball_function(ar["ell_of"], (S.a,)),
+        "alpha0": ball_function(li["alpha0"], (sr3.z0, sr3.ell0)), "beta0": ball_function(li["beta0"], (sr3.z0, sr3.ell0)),
+        "phi": [ball_function(x, (sr3.alpha, sr3.beta, z)) for x in li["phi_values"]],
+        "q": ball_function(li["q_in_phi"], pz), "ell_phi": ball_function(li["ell_in_phi"], pz),
+        "e_phi": ball_function(li["e_abs_in_phi"], pz), "a_phi": ball_function(li["a_in_phi"], pz),
+        "h_phi": ball_function(li["h_in_phi"], pz), "jacobian": ball_function(li["jacobian"], pz),
+        "axis_point": [ball_function(x, (sr3.a_inf,)) for x in li["axis_point"]],
+        "ell_S": ball_function(se["ell_S"], (z,)), "y_S": ball_function(se["y_S"], (z,)), "a_S": ball_function(se["a_S"], (z,)),
+        "w_c": ball_function(rc["w_c"], (sr3.Delta,)), "w_c_prime": ball_function(rc["w_c_prime"], (sr3.Delta,)),
+        "lambert_argument": ball_function(rc["lambert_argument"], (sr3.Delta,)),
+        "E_sad": ball_function(rc["E_sad"], ()),
+        "a_from_z_star": ball_function(sp.sqrt(z / ar["axis_z"].subs(S.a, 1)), (z,)),      # z* = axis_z(a_inf)
     }
 
 
@@ -739,8 +674,7 @@ def _C_race(out, ln, th0, E0, w0, direction, glob, dps):
 
 def integrated(p, q, theta0, dps: int = 30, max_steps: int = 40000, rtol=None):
     """(class, FlowResult) of the repository integrator (`ReducedFlow(p, q, attention=True)`, local tolerance
-    10^-(3dps/4)) from θ0, the end point named by `basins.critical_class` (the flow's own distances)."""
-    from local2global.numeric.dynamics.basins import integrate_class
+    10^-(3dps/4)) from θ0, the end point named by `flow.critical_class` (the flow's own distances)."""
     with mp.workdps(dps + GUARD):
         rtol = mp.mpf(10) ** (-(3 * dps // 4)) if rtol is None else rtol
     return integrate_class(Fraction(p), Fraction(q), tuple(Fraction(x) for x in theta0), dps=dps, attention=True,

@@ -36,9 +36,9 @@ import mpmath as mp
 
 from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.numeric.evaluate.mpfr import MPFR, MPMATH, rebind, specialise
-from local2global.numeric.evaluate.landscape import Landscape
+from local2global.numeric.evaluate.landscape import Landscape, compiled_model
 from local2global.numeric.precision import (GUARD, flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
-                                            working)
+                                            limit_tolerances, working)
 
 
 @dataclass
@@ -388,3 +388,37 @@ def _distances(F, A_star, attention: bool, ar, theta, untied: bool = False) -> d
         out["station"] = (abs(theta[0]) * ar.sqrt(F["gain"](*theta) ** 2 + F["t"](*theta) ** 2)
                           if abs(theta[0]) > ar.num(10) ** (-3) else ar.inf)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# naming the end point of a flow: the critical sets of Thm 1 (Thm 10 with attention)
+# ---------------------------------------------------------------------------------------------
+
+def critical_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | None:
+    """The class of the critical set (Thm 1, or Thm 10 with attention) that θ lies on, else None.
+
+    Membership is measured with the flow's own `distances` (the quantities its stopping rule uses):
+    Θ_station within tol_A, Θ* within tol_A, the line e = 0 within tol_e; on e = 0 the saddle w = -1/√2
+    within tol_sad, otherwise the derived condition of Θmin (`CanonicalModel.critical_sets`) decides
+    between local minimum and maximum."""
+    d = compiled_model(False)
+    dist = flow.distances(theta)
+    if dist.get("station", mp.inf) <= tol_A:
+        return "station"
+    if dist["star"] <= tol_A and dist["e"] > tol_e:
+        return "global_min"
+    if dist["e"] <= tol_e:
+        if abs(theta[1] - d["w_sad"]()) <= tol_sad:
+            return "saddle"
+        return "local_min" if flow.fns["regime_sign"](*flow._pq(), *theta) > 0 else "local_max"
+    return None
+
+
+def integrate_class(p, q, theta0, dps: int = 30, attention: bool = False, **kw):
+    """(class of the integrated end point by the derived critical sets, or None; FlowResult)."""
+    fl = ReducedFlow(p, q, attention=attention)
+    res = fl.run(theta0, dps=dps, **kw)
+    with mp.workdps(dps + GUARD):
+        cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
+               if res.converged else None)
+    return cls, res

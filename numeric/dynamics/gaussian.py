@@ -56,7 +56,6 @@ analytic predictor, and integrates a few; `prob_report` compares it with the enc
 from __future__ import annotations
 
 import math
-import random
 import sys
 from fractions import Fraction
 from functools import lru_cache
@@ -70,6 +69,7 @@ from local2global.symbolic import basins as sbasins, energy as senergy
 from local2global.numeric.evaluate.arb import (acb_function, arb_rational, correct_digits, decimal_bounds,
                                                endpoints, precision)
 from local2global.numeric.dynamics.basins import regime_of, classify_theorem, integrate_class, predict
+from local2global.numeric.dynamics.initialisation import gaussian_starts
 
 CLASSES = ("local_min", "global_min", "saddle", "local_max")
 W_RIGHT = sp.Rational(-1, 2)      # right end of the saddle window (p+q > 1): s = -1/2
@@ -330,12 +330,11 @@ def depends_only_on_regime() -> dict:
 
 def monte_carlo(p, q, sigma, n: int = 2000, seed: int = 0, integrate: int = 0, dps: int = 30,
                 progress: bool = False) -> dict:
-    """Seeded Monte Carlo: fraction of n Gaussian starts whose basin (theorem sets) is I_min / I*; each
+    """Seeded Monte Carlo: fraction of n Gaussian starts (`initialisation.gaussian_starts`, exact) whose basin
+    (theorem sets) is I_min / I*; each
     start is also named by the analytic predictor (counted disagreements), and the first `integrate`
     starts are integrated (dps) and their end points classified (counted disagreements). `progress`:
     a tqdm bar on stderr, shown only when stderr is a terminal."""
-    rng = random.Random(seed)
-    sig = float(Fraction(sigma))
     counts = {"local_min": 0, "global_min": 0, "saddle": 0, "local_max": 0}
     disagree_pred = disagree_flow = 0
     bar = None
@@ -344,8 +343,7 @@ def monte_carlo(p, q, sigma, n: int = 2000, seed: int = 0, integrate: int = 0, d
         bar = tqdm(total=n, desc="Monte Carlo", unit="start", file=sys.stderr, disable=not sys.stderr.isatty(),
                    leave=False)
     try:
-        for i in range(n):
-            th = (Fraction(rng.gauss(0.0, sig)), Fraction(rng.gauss(0.0, sig)))   # exact binary values of the draws
+        for i, th in enumerate(gaussian_starts(sigma, n, seed, dim=2)):
             _, cls = classify_theorem(p, q, th, dps=dps)
             counts[cls] += 1
             if predict(p, q, th, dps=dps).limit_class != cls:

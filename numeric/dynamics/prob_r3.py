@@ -24,13 +24,14 @@ import itertools
 from fractions import Fraction
 from functools import lru_cache
 
-import numpy as np
 import sympy as sp
 
 from local2global.symbolic import basins_r3 as sr3
 from local2global.symbolic import energy as senergy
 
-#: the default cell design (NOTE §7): e_i = i/100 for i <= 80, a-cells of width 1/20 in [-2, 2]
+from local2global.numeric.dynamics.initialisation import gaussian_starts
+
+#: the default cell design: e_i = i/100 for i <= 80, a-cells of width 1/20 in [-2, 2]
 E_MAX, N_E, A_MAX, N_A = Fraction(4, 5), 80, Fraction(2), 80
 #: the monotone (uniform in σ) design: symmetric a-boxes [-A_i, A_i], A_i <= 6/5
 A_CAP = Fraction(6, 5)
@@ -252,8 +253,8 @@ def monotone_bound(sigma0, prec: int = 128, slabs=None) -> dict:
 def upper_bound_below1(sigma, prec: int = 128) -> dict:
     r"""p+q < 1: a ball containing P(w0 < w_sad) = erfc(|w_sad|/(σ√2))/2 >= P_min(σ) (I_min ⊂ {w < w_sad}, Thm B)."""
     from flint import arb
-    from local2global.numeric.dynamics.basins_r3 import arb_compile
-    wsad = arb_compile(senergy.energy_on_w_axis()["w_sad"], ())
+    from local2global.numeric.evaluate.arb import ball_function
+    wsad = ball_function(senergy.energy_on_w_axis()["w_sad"], ())
     with _Prec(prec):
         return {"sigma": Fraction(sigma), "UB": (-wsad() / (_ball(sigma) * arb(2).sqrt())).erfc() / 2, "prec": prec}
 
@@ -336,18 +337,6 @@ def estimate(sigma, regime: int, digits: int = 12) -> dict | None:
 CHUNK = 16
 
 
-def gaussian_starts(sigma, n: int, seed: int, chunk: int = CHUNK) -> list[tuple]:
-    """n exact starts θ0 ~ N(0, σ^2 I_3): chunk k draws from numpy.random.default_rng([seed, k]) (so the starts
-    do not depend on how the chunks run); each float64 draw becomes the Fraction of its binary value."""
-    s = float(Fraction(sigma))
-    out = []
-    for k, lo in enumerate(range(0, n, chunk)):
-        rng = np.random.default_rng([seed, k])
-        draws = rng.normal(0.0, s, size=(min(chunk, n - lo), 3))
-        out.extend(tuple(Fraction(float(x)) for x in row) for row in draws)
-    return out
-
-
 def classify_chunk(items) -> list[str]:
     """The class of the limit (`predict_R3`, no limit point) for each (p, q, θ0, dps) of a chunk (module level:
     pickled to the workers)."""
@@ -356,11 +345,12 @@ def classify_chunk(items) -> list[str]:
 
 
 def monte_carlo(p, q, sigma, n: int, seed: int, dps: int = 30, workers=None, scheduler=None) -> dict:
-    """Counts of the predicted classes over n seeded Gaussian starts (`gaussian_starts`), mapped in chunks of
-    CHUNK through `map_chunks` (local processes, in-process with workers=1, or a Dask scheduler)."""
+    """Counts of the predicted classes over n seeded Gaussian starts (`initialisation.gaussian_starts`, drawn
+    here), mapped in chunks of CHUNK through `map_chunks` (local processes, in-process with workers=1, or a Dask
+    scheduler): the counts do not depend on the chunks."""
     from local2global.numeric.infra.executor import map_chunks
     p, q = Fraction(p), Fraction(q)
-    items = [(p, q, th, dps) for th in gaussian_starts(sigma, n, seed)]
+    items = [(p, q, th, dps) for th in gaussian_starts(sigma, n, seed, dim=3)]
     classes = map_chunks(classify_chunk, items, workers=workers, scheduler=scheduler, chunk=CHUNK)
     counts: dict[str, int] = {}
     for c in classes:

@@ -1,6 +1,6 @@
 r"""SymPy -> arb translation (python-flint ball arithmetic): rigorous enclosures of derived expressions.
 
-Two evaluators of the same SymPy trees, for two uses:
+Evaluators of the same SymPy trees, for three uses:
 
 - `arb_function(expr, symbols)`: interval (endpoint) arithmetic on closed real intervals `Iv`, every
   operation rounded outward through arb. Used by the sign certifier (`proofs._certify`): on wide boxes
@@ -11,9 +11,11 @@ Two evaluators of the same SymPy trees, for two uses:
   non-integer powers forward the flag to arb's branch-cut checks; Abs and sign are holomorphic only on
   balls strictly inside one half-plane). That is the contract under which `acb.integral` returns a
   rigorous enclosure.
+- `ball_function(expr, symbols)`: the same compiler (`_ball_node`) for real balls (arb), with the Airy functions
+  and Lambert W besides: the certified computations of the R^3 basins (`numeric.dynamics.basins_r3`).
 
-Node types handled: Add, Mul, Pow, exp, log, sqrt, erf, erfc, Abs, sign, rationals, pi, E. Floats are
-refused (a float literal would carry binary noise into an exact expression). Precision is flint's
+Node types handled: Add, Mul, Pow, exp, log, sqrt, erf, erfc, Abs, sign (complex balls), Airy and Lambert W (real
+balls), rationals, pi, E. Floats are refused (a float literal would carry binary noise into an exact expression). Precision is flint's
 working precision, set only inside `precision(bits)` and restored afterwards.
 
 Also the decimal rendering of enclosures (`correct_digits`, `decimal_bounds`): digits are printed
@@ -222,16 +224,6 @@ def _sign(x: Iv) -> Iv:
     return Iv(flint.arb(-1), flint.arb(1))
 
 
-def _pow(base: Iv, ex: sp.Expr, ev) -> Iv:
-    if ex.is_Integer:
-        return base.ipow(int(ex))
-    if ex == sp.S.Half:
-        return _sqrt(base)
-    if ex == -sp.S.Half:
-        return _sqrt(base).reciprocal()
-    return (ev(ex) * _log(base)).monotone(lambda t: t.exp())
-
-
 def _check_symbols(expr, symbols):
     unknown = expr.free_symbols - set(symbols)
     if unknown:
@@ -398,32 +390,46 @@ def _acb_sign(x: flint.acb, an: bool) -> flint.acb:
     return _nan()
 
 
-def _acb_node(node, index: dict, inside_constant: bool = False):
-    """A closure (vals, an) -> acb for one SymPy node; `index` maps the argument symbols to positions."""
-    if node in index:
-        k = index[node]
-        return lambda v, an: v[k]
-    if node.is_Float:
-        raise TypeError(f"float literal {node} in an exact expression")
-    if node.is_Rational:
-        q = flint.fmpq(int(node.p), int(node.q))
-        return _per_precision(lambda: flint.acb(flint.arb(q)))
-    if node is sp.pi:
-        return _per_precision(lambda: flint.acb(flint.arb.pi()))
-    if node is sp.E:
-        return _per_precision(lambda: flint.acb(flint.arb(1).exp()))
-    if node.is_Atom:
-        raise ValueError(f"symbol {node} not given a ball")
-    if not inside_constant and not (node.free_symbols & set(index)):
-        # a constant subtree (log 2, sqrt 2, ...): real, evaluated once per precision; it does not depend
-        # on the integration variable, so the analytic flag does not concern it
-        inner = _acb_node(node, index, inside_constant=True)
-        return _per_precision(lambda: inner((), False))
-    kids = [_acb_node(a, index, inside_constant) for a in node.args]
-    ring = ring_node(node, kids)
-    if ring is not None:
-        return ring
-    if node.is_Pow:
+class _Target:
+    """What the ball compiler emits for one kind of ball: the ball of an exact rational, of pi and e, of a power
+    that is not an integer power (`power`), and of the functions it knows (`function`). Every compiled node is a
+    closure (values, extra) -> ball; `extra` is the target's per-evaluation argument (`new_extra`)."""
+
+    name = ""
+
+    def rational(self, q: flint.fmpq):
+        raise NotImplementedError
+
+    def pi(self):
+        raise NotImplementedError
+
+    def e(self):
+        raise NotImplementedError
+
+    def power(self, node, kids):
+        raise NotImplementedError
+
+    def function(self, node, one):
+        """The closure of a function node of one argument (compiled as `one`), or None."""
+        raise NotImplementedError
+
+
+class _Complex(_Target):
+    """Complex balls (acb): `extra` is the `analytic` flag of `flint.acb.integral`, forwarded to arb's branch-cut
+    checks (log, sqrt, non-integer powers); |.| and sign are holomorphic only strictly inside one half-plane."""
+
+    name = "acb"
+
+    def rational(self, q):
+        return flint.acb(flint.arb(q))
+
+    def pi(self):
+        return flint.acb(flint.arb.pi())
+
+    def e(self):
+        return flint.acb(flint.arb(1).exp())
+
+    def power(self, node, kids):
         base, ex = kids[0], node.exp
         if ex == sp.S.Half:
             return lambda v, an: base(v, an).sqrt(analytic=an)
@@ -431,20 +437,111 @@ def _acb_node(node, index: dict, inside_constant: bool = False):
             return lambda v, an: base(v, an).rsqrt(analytic=an)
         exk = kids[1]
         return lambda v, an: base(v, an).pow(exk(v, an), analytic=an)
-    one = kids[0]
-    if isinstance(node, sp.exp):
-        return lambda v, an: one(v, an).exp()
-    if isinstance(node, sp.log) and len(node.args) == 1:
-        return lambda v, an: one(v, an).log(analytic=an)
-    if isinstance(node, sp.erf):
-        return lambda v, an: one(v, an).erf()
-    if isinstance(node, sp.erfc):
-        return lambda v, an: one(v, an).erfc()
-    if isinstance(node, sp.Abs):
-        return lambda v, an: _acb_abs(one(v, an), an)
-    if isinstance(node, sp.sign):
-        return lambda v, an: _acb_sign(one(v, an), an)
-    raise NotImplementedError(f"no acb translation for {type(node).__name__}: {node}")
+
+    def function(self, node, one):
+        if isinstance(node, sp.exp):
+            return lambda v, an: one(v, an).exp()
+        if isinstance(node, sp.log) and len(node.args) == 1:
+            return lambda v, an: one(v, an).log(analytic=an)
+        if isinstance(node, sp.erf):
+            return lambda v, an: one(v, an).erf()
+        if isinstance(node, sp.erfc):
+            return lambda v, an: one(v, an).erfc()
+        if isinstance(node, sp.Abs):
+            return lambda v, an: _acb_abs(one(v, an), an)
+        if isinstance(node, sp.sign):
+            return lambda v, an: _acb_sign(one(v, an), an)
+        return None
+
+
+_AIRY = {sp.airyai: 0, sp.airyaiprime: 1, sp.airybi: 2, sp.airybiprime: 3}
+
+
+class _Real(_Target):
+    """Real balls (arb): `extra` is a memo of the Airy calls of one evaluation (one `arb.airy()` per argument gives
+    Ai, Ai', Bi, Bi' together); a rational power of a positive base is a root to an integer power, any other power
+    exp(ex log base); Lambert W on its real branches 0 and -1."""
+
+    name = "arb"
+
+    def rational(self, q):
+        return flint.arb(q)
+
+    def pi(self):
+        return flint.arb.pi()
+
+    def e(self):
+        return flint.arb(1).exp()
+
+    def power(self, node, kids):
+        base, ex = kids[0], node.exp
+        if ex.is_Rational:
+            p_, q_ = int(ex.p), int(ex.q)
+            return lambda v, memo: base(v, memo).root(q_) ** p_
+        exk = kids[1]
+        return lambda v, memo: (exk(v, memo) * base(v, memo).log()).exp()
+
+    def function(self, node, one):
+        if type(node) in _AIRY:
+            pos, key = _AIRY[type(node)], node.args[0]
+
+            def airy(v, memo):
+                if key not in memo:
+                    memo[key] = one(v, memo).airy()
+                return memo[key][pos]
+            return airy
+        if isinstance(node, sp.exp):
+            return lambda v, memo: one(v, memo).exp()
+        if isinstance(node, sp.log):
+            return lambda v, memo: one(v, memo).log()
+        if isinstance(node, sp.Abs):
+            return lambda v, memo: abs(one(v, memo))
+        if isinstance(node, sp.erf):
+            return lambda v, memo: one(v, memo).erf()
+        if isinstance(node, sp.erfc):
+            return lambda v, memo: one(v, memo).erfc()
+        if isinstance(node, sp.LambertW):
+            branch = int(node.args[1]) if len(node.args) > 1 else 0
+            return lambda v, memo: one(v, memo).lambertw(branch=branch)
+        return None
+
+
+_ACB, _ARB = _Complex(), _Real()
+
+
+def _ball_node(node, index: dict, target: _Target, constant_extra, inside_constant: bool = False):
+    """The SymPy -> flint ball compiler: a closure (values, extra) -> ball for one SymPy node, `index` mapping the
+    argument symbols to positions, `target` the kind of ball. Constant subtrees (log 2, sqrt 2, ...) are evaluated
+    once per working precision, with `constant_extra` as their extra argument."""
+    if node in index:
+        k = index[node]
+        return lambda v, extra: v[k]
+    if node.is_Float:
+        raise TypeError(f"float literal {node} in an exact expression")
+    if node.is_Rational:
+        q = flint.fmpq(int(node.p), int(node.q))
+        return _per_precision(lambda: target.rational(q))
+    if node is sp.pi:
+        return _per_precision(target.pi)
+    if node is sp.E:
+        return _per_precision(target.e)
+    if node.is_Atom:
+        raise ValueError(f"symbol {node} not given a ball")
+    if not inside_constant and not (node.free_symbols & set(index)):
+        # a constant subtree: real, evaluated once per precision; it does not depend on the arguments, so the
+        # per-evaluation argument (analytic flag, memo) does not concern it
+        inner = _ball_node(node, index, target, constant_extra, inside_constant=True)
+        return _per_precision(lambda: inner((), constant_extra()))
+    kids = [_ball_node(a, index, target, constant_extra, inside_constant) for a in node.args]
+    ring = ring_node(node, kids)
+    if ring is not None:
+        return ring
+    if node.is_Pow:
+        return target.power(node, kids)
+    out = target.function(node, kids[0])
+    if out is None:
+        raise NotImplementedError(f"no {target.name} translation for {type(node).__name__}: {node}")
+    return out
 
 
 def acb_function(expr: sp.Expr, symbols):
@@ -457,13 +554,24 @@ def acb_function(expr: sp.Expr, symbols):
     symbols = tuple(symbols)
     expr = sp.sympify(expr)
     _check_symbols(expr, symbols)
-    index = {s: i for i, s in enumerate(symbols)}
-    node = _acb_node(expr, index)
+    node = _ball_node(expr, {s: i for i, s in enumerate(symbols)}, _ACB, lambda: False)
 
     def f(*vals, analytic: bool = False):
         return node(vals, analytic)
 
     return f
+
+
+def ball_function(expr, symbols):
+    """A callable (flint.arb, ...) -> flint.arb enclosing the real expression `expr` (real ball arithmetic). The
+    same compiler as `acb_function`, for real balls: also the Airy functions (one `arb.airy()` call per argument
+    and evaluation) and Lambert W (branches 0, -1); a non-real intermediate (a root or log of a ball reaching below
+    0) gives a non-finite ball. Floats are refused."""
+    symbols = tuple(symbols)
+    expr = sp.sympify(expr)
+    _check_symbols(expr, symbols)
+    node = _ball_node(expr, {s: i for i, s in enumerate(symbols)}, _ARB, dict)
+    return lambda *vals: node(vals, {})
 
 
 # ---------------------------------------------------------------------------------------------

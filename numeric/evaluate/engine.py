@@ -45,6 +45,7 @@ import sympy as sp
 from local2global.symbolic import symbols as S
 from local2global.symbolic.markov import MarkovChain
 from local2global.symbolic.model import canonical_model
+from local2global.symbolic.sets import holds
 
 _M = canonical_model()
 
@@ -101,11 +102,6 @@ def _check_pq(p, q) -> tuple[float, float]:
 def slope_A(e, w) -> np.ndarray:
     r"""$A(e, w) = e^2(1 + 2w|w|)$ (lambdified from `canonical_model().A`)."""
     return np.asarray(_polynomial_pieces()["A"](np.asarray(e, float), np.asarray(w, float)), dtype=float)
-
-
-def _softplus(x):
-    """log(1 + e^x) without overflow or loss of small values."""
-    return np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x)))
 
 
 def _sigmoid(x):
@@ -349,7 +345,7 @@ def energy(e, w) -> np.ndarray:
 
 def loss_grad_table(p, q, ew) -> np.ndarray:
     r"""Rows $(L, \partial_e L, \partial_w L)$ for rows (e, w) of `ew` (shape (n, 2)): a picklable task for
-    `numeric.executor.map_array_chunks` (use functools.partial(loss_grad_table, p, q))."""
+    `numeric.infra.executor.map_array_chunks` (use functools.partial(loss_grad_table, p, q))."""
     ew = np.asarray(ew, float).reshape(-1, 2)
     return np.stack(loss_and_grad(p, q, ew[:, 0], ew[:, 1]), axis=-1)
 
@@ -364,9 +360,6 @@ def _basin_conditions(regime: str):
             [(sp.lambdify((S.e, S.w), ex, "numpy"), op) for ex, op in pc.conditions] for pc in bset.pieces]
         out.append((bset.name, pieces))
     return out
-
-
-_NP_OPS = {"<": np.less, ">": np.greater, "==": np.equal, "<=": np.less_equal, ">=": np.greater_equal}
 
 
 def basin_labels(regime: str, e, w) -> np.ndarray:
@@ -390,7 +383,7 @@ def basin_labels(regime: str, e, w) -> np.ndarray:
                     with np.errstate(all="ignore"):
                         val = np.asarray(fn(e.astype(complex) if op != "==" else e, w.astype(complex)), complex)
                     real = np.abs(val.imag) <= 1e-12 * (1 + np.abs(val.real))
-                    ok &= real & _NP_OPS[op](np.where(real, val.real, np.nan), 0.0)
+                    ok &= real & holds(op, np.where(real, val.real, np.nan))
                 hit |= ok
         labels[hit] = name
         free &= ~hit

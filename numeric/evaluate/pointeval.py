@@ -18,7 +18,6 @@ says so, and `critical` is "degenerate" where ∇L = 0 (A = 0 within tolerance) 
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import lru_cache
 
 import mpmath as mp

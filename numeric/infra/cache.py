@@ -1,5 +1,8 @@
-"""An on-disk JSON cache for expensive results (training runs, basin-map grids) that is never used when
-it is corrupted or stale.
+"""The on-disk caches of the package: where each lives, and a JSON cache that is never used corrupted or stale.
+
+Every cache lives in `cache_folder(kind)` = $L2G_CACHE/<kind> (by default the user's cache folder, never the
+working directory; the rule is `symbolic.cache_folder`, which the derivation cache reads too), and each kind has
+one owner, the module that reads and writes it (`KINDS`).
 
 `cached_json(folder, key, code, compute)` returns `compute()` (a JSON-able value) or the stored copy of
 an earlier call. The file name is a hash of (key, code); inside, the file repeats both and carries the
@@ -15,6 +18,19 @@ import json
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterable
+
+from local2global.symbolic import cache_folder
+
+#: the caches, each with its one owner (the module that reads and writes it) and what it holds
+KINDS = {
+    "derivations": "symbolic._cache: the SymPy results of the derivations (digest-checked pickles)",
+    "compiled": "numeric.evaluate.lambdify: the Python source generated for the derived expressions",
+    "fullmodel": "numeric.transformer.experiments: the training runs of Figs. 3, 4, 6 (`cached_json`)",
+    "weight_tying": "numeric.transformer.weight_tying: the tied and untied training runs (`cached_json`)",
+    "attention": "proofs.outputs.figures.fig_attention: the basin slices with attention (`cached_json`)",
+}
+
+__all__ = ["KINDS", "cache_folder", "cached_json", "source_hash"]
 
 
 def source_hash(files: Iterable[Path], extra: Iterable[str] = ()) -> str:

@@ -1,4 +1,4 @@
-r"""The canonical rank-one map (Sec. 3, App. C; formula sheet §3, §7): (e, w[, a], b) -> full parameters.
+r"""The canonical rank-one map (Sec. 3, App. C; Sec. 4.1, App. G): (e, w[, a], b) -> full parameters.
 
 Imports nothing from `local2global.symbolic` (it is part of the independent torch witness).
 
@@ -14,7 +14,7 @@ Without weight tying (`h` given) the head is h alpha (alpha not flipped: h = e i
 signs of e), the model of `symbolic.canonical.derive_logit_untied`.
 
 For the linear attention W_Q^T W_K = kappa alpha alpha^T with kappa = 1 (alpha is unit), and
-a = kappa <v, alpha_e>/(4 sqrt d) as in formula sheet §7. All maps are differentiable in the
+a = kappa <v, alpha_e>/(4 sqrt d) (App. G). All maps are differentiable in the
 scalars (torch autograd) away from w = 0 and e = 0 (|w|, sign e).
 `flip_alpha_with_e=False` gives the *unflipped* construction (alpha_e = alpha also for e < 0): the
 negative control of the reduction, which reproduces the slope of Eq. 3 but a different offset.
@@ -48,7 +48,7 @@ def _scalar(v) -> torch.Tensor:
 
 def canonical_parameters(e, w, b, *, d: int, N: int, signs=None, a=None, kappa: float = 1.0,
                          flip_alpha_with_e: bool = True, h=None) -> FullParameters:
-    r"""Full parameters theta(e, w[, a], b) on the rank-one manifold (formula sheet §3, §7).
+    r"""Full parameters theta(e, w[, a], b) on the rank-one manifold (Sec. 3, App. C; Sec. 4.1, App. G).
 
     e, w, b (and a) are floats or 0-dim float64 tensors (pass tensors with requires_grad to
     differentiate through the map). `signs` fixes alpha (default all +1). a = None gives the

@@ -2,7 +2,7 @@ r"""Numerical experiments with the full transformer (Sec. 5, App. A-C, H): reduc
 
 Two kinds of experiment live here, both built on the torch witness `fullmodel` + `canonical_map`:
 
-* exact comparisons at canonical points (the reduction of formula sheet §3/§7): full-model loss
+* exact comparisons at canonical points (the reduction of Sec. 3, App. C and Sec. 4.1, App. G): full-model loss
   and autograd gradient against the derived symbolic values (`numeric.evaluate.landscape.Landscape`,
   with or without attention), the normal component of the full gradient to the
   canonical manifold, and probes of the local minima of Thm 5;
@@ -524,7 +524,7 @@ def chain_losses(p, q) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-# The paper's experiments, CPU-sized, with a content-addressed cache under build/
+# The paper's experiments, CPU-sized, with a content-addressed cache ($L2G_CACHE/fullmodel)
 # ---------------------------------------------------------------------------------------------
 
 SEEDS = (0, 1, 2)
@@ -563,9 +563,8 @@ def _code_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def _cache_dir() -> str:
-    import os
-    return os.path.join("build", "cache", "fullmodel")
+#: this module's cache (`numeric.infra.cache.KINDS`): $L2G_CACHE/fullmodel
+CACHE_KIND = "fullmodel"
 
 
 class _NotCached(Exception):
@@ -582,14 +581,14 @@ def run_group_cached(cfgs: list[TrainConfig], cache_dir: str | None = None, prog
     (`numeric.infra.cache`: a truncated, edited or stale file is detected and the runs are redone).
     `train_if_missing=False` only looks: None if there is no valid cached result (nothing is written);
     `position` is the progress bar's line (`train_group`)."""
-    from local2global.numeric.infra.cache import cached_json
+    from local2global.numeric.infra.cache import cache_folder, cached_json
 
     def compute():
         if not train_if_missing:
             raise _NotCached
         return [r.as_dict() for r in train_group(cfgs, progress=progress, position=position)]
     try:
-        stored = cached_json(cache_dir or _cache_dir(), _group_cache_key(cfgs), _code_hash(), compute)
+        stored = cached_json(cache_dir or cache_folder(CACHE_KIND), _group_cache_key(cfgs), _code_hash(), compute)
     except _NotCached:
         return None
     return [TrainResult.from_dict(s) for s in stored]
@@ -711,7 +710,7 @@ def main(argv=None) -> int:
     import json
     ap = argparse.ArgumentParser(prog="python -m local2global.numeric.transformer.experiments",
                                  description="Train the full transformer for Figs. 3, 4 and 6 (cached under "
-                                             "build/cache/fullmodel) and print the summary numbers as JSON.")
+                                             "$L2G_CACHE/fullmodel) and print the summary numbers as JSON.")
     ap.add_argument("--quick", action="store_true", help="a few steps of one seed (smoke test)")
     ap.add_argument("--long", action="store_true", help="the longer runs (N = LONG['N']) for the W_V ratio")
     args = ap.parse_args(argv)

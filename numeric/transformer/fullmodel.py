@@ -1,4 +1,4 @@
-r"""The full single-layer transformer of Sec. 2 / App. A (formula sheet §2) in torch float64.
+r"""The full single-layer transformer of Sec. 2 / App. A in torch float64.
 
 An independent witness for the symbolic reduction: this module imports nothing from
 `local2global.symbolic`, so agreement with the derived formulas is evidence, not an echo.

@@ -87,8 +87,8 @@ def _code_hash() -> str:
     return source_hash([here / "fullmodel.py", here / "weight_tying.py"], [torch.__version__])
 
 
-def _cache_dir() -> str:
-    return str(Path("build") / "cache" / "weight_tying")
+#: this module's cache (`numeric.infra.cache.KINDS`): $L2G_CACHE/weight_tying
+CACHE_KIND = "weight_tying"
 
 
 class _NotCached(Exception):
@@ -98,14 +98,14 @@ class _NotCached(Exception):
 def runs(cfg: TyingRuns, cache_dir: str | None = None, train_if_missing: bool = True) -> dict | None:
     """{"tied": train(cfg, False), "untied": train(cfg, True)} through the cache; None if not cached and
     `train_if_missing` is False (nothing is written then)."""
-    from local2global.numeric.infra.cache import cached_json
+    from local2global.numeric.infra.cache import cache_folder, cached_json
 
     def compute():
         if not train_if_missing:
             raise _NotCached
         return {"tied": train(cfg, False), "untied": train(cfg, True)}
     try:
-        return cached_json(cache_dir or _cache_dir(), "tying[" + cfg.key() + "]", _code_hash(), compute)
+        return cached_json(cache_dir or cache_folder(CACHE_KIND), "tying[" + cfg.key() + "]", _code_hash(), compute)
     except _NotCached:
         return None
 

@@ -88,11 +88,10 @@ const SPECIAL = {
     return GEN.regime_decimal(dp[0] * (scale / dp[1]), dq[0] * (scale / dq[1]), scale);
   }
   function regimeKey() { return regime() > 0 ? "p+q>1" : "p+q<1"; }
+  /* the operator table of the basin sets, x op 0 (symbolic.sets.RELATIONS; the test holds the keys to it) */
   const OPS = {
     "<": function (x) { return x < 0; }, ">": function (x) { return x > 0; }, "==": function (x) { return x === 0; },
-    "<=": function (x) { return x <= 0; }, ">=": function (x) { return x >= 0; },
-    "<0": function (x) { return x < 0; }, ">0": function (x) { return x > 0; }, "==0": function (x) { return x === 0; },
-    "!=0": function (x) { return x !== 0; }, "<=0": function (x) { return x <= 0; }, ">=0": function (x) { return x >= 0; },
+    "!=": function (x) { return x !== 0; }, "<=": function (x) { return x <= 0; }, ">=": function (x) { return x >= 0; },
   };
 
   /* ---- the field, the critical sets, the limit's class ------------------------------------------ */
@@ -317,9 +316,8 @@ const SPECIAL = {
       const order = DATA.r3.w_sides;
       return order.indexOf(d.w_side) < order.indexOf(branch) ? 1 : -1;
     }
-    if (name === "w_st") return false;        // the station thresholds: measure zero, never met in float64
-    if (name === "station") return !d.e_zero && d.U === 0 && d.w_side === "w_sad";
-    throw new Error("unknown atom " + name);
+    if (name === "w-w_st_mid" || name === "w-w_st_low") return null;   // the station thresholds: measure zero,
+    throw new Error("unknown condition " + name);                        // never met in float64
   }
   function predict3(th, rowCache) {
     const r = regime();
@@ -332,8 +330,7 @@ const SPECIAL = {
         let ok = true;
         for (const at of piece) {
           const v = atom(at, d);
-          if (typeof v === "boolean") ok = v;
-          else if (v === null || !OPS[at[1]](v)) ok = false;
+          if (v === null || !OPS[at[1]](v)) ok = false;
           if (!ok) break;
         }
         if (ok) return { basin: r > 0 ? "Thm A" : "Thm B", class: set.class, datum: d };

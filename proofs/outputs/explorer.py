@@ -118,8 +118,8 @@ def _critical_sets(mod: _Module, model, tag: str, args) -> list:
     functions, their condition (expression, op) and, for a set of two equations, its points solved here
     (functions of the remaining variables: none in R^2, a in R^3)."""
     from local2global.symbolic import symbols as S
+    from local2global.symbolic.sets import relation_of
     out = []
-    ops = {sp.StrictGreaterThan: ">", sp.StrictLessThan: "<", sp.GreaterThan: ">=", sp.LessThan: "<="}
     for cs in model.critical_sets():
         eqs = [x for x in cs.equations if isinstance(x, sp.Eq)]
         entry = {"name": cs.name, "class": cs.classification,
@@ -127,7 +127,7 @@ def _critical_sets(mod: _Module, model, tag: str, args) -> list:
                  "cond": None, "points": None}
         if cs.condition is not sp.true:
             rel = cs.condition
-            entry["cond"] = [mod.fn(f"{tag}_{cs.name}_cond", args, rel.lhs - rel.rhs), ops[type(rel)]]
+            entry["cond"] = [mod.fn(f"{tag}_{cs.name}_cond", args, rel.lhs - rel.rhs), relation_of(rel).op]
         if len(eqs) == 2:
             sols = []
             for wb in (S.w_pos, S.w_neg):
@@ -235,7 +235,8 @@ def _build():
     mod.fn("race", (e, w, a, r3.a_inf), sp.expand(ew["f_w<0"].subs(S.w_neg, w) - (ew["E_sad"] - rc["Delta"])),
            "f(w0) - (E_sad - Delta), w0 < 0: the race (> 0: V vanishes before the axis)")
     from local2global.symbolic.basins import W_SIDES, contour_facts
-    data["r3"] = {"theorems": {"1": _theorem(r3.THEOREM_A), "-1": _theorem(r3.THEOREM_B)},
+    names = r3.condition_names()
+    data["r3"] = {"theorems": {"1": _theorem(r3.theorem_sets(1), names), "-1": _theorem(r3.theorem_sets(-1), names)},
                   "f_sign": {k: int(v) for k, v in contour_facts()["f_sign"].items()}, "w_sides": list(W_SIDES)}
 
     # -- the runtime's other numerics, as expressions too (no transcendental function in the hand-written part)
@@ -249,9 +250,11 @@ def _build():
     return block, data, mod.sources
 
 
-def _theorem(sets) -> list:
-    return [{"class": cls, "pieces": None if pieces is None else [[list(atom) for atom in pc] for pc in pieces]}
-            for cls, pieces in sets]
+def _theorem(sets, names: dict) -> list:
+    """Theorem A or B (`basins_r3.theorem_sets`) as data: each condition [name of its expression, op], the page
+    reading the named quantities off the sign datum of a start."""
+    return [{"name": b.name, "class": b.limit_class, "pieces": None if b.pieces is None else
+             [[[names[ex], op] for ex, op in pc.conditions] for pc in b.pieces]} for b in sets]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,9 +13,9 @@ The panels carry no title (the derivations document and the site caption them, n
 
 Every plotted set comes from `canonical_model(attention=True)` (lambdified); trajectories and basin classes come
 from the mpmath integrator (`numeric.dynamics.flow.ReducedFlow` with attention). Basin
-grids are expensive (one flow per cell), so they are cached as JSON under $L2G_CACHE (default
-build/cache/attention), keyed by all parameters and a hash of the code (`numeric._cache`: a corrupted or
-stale file is recomputed, never used); the cache only stores what `basin_slice` returns.
+grids are expensive (one flow per cell), so they are cached as JSON under $L2G_CACHE/attention (this module owns
+that cache, `numeric.infra.cache.KINDS`), keyed by all parameters and a hash of the code (`numeric.infra.cache`:
+a corrupted or stale file is recomputed, never used); the cache only stores what `basin_slice` returns.
 """
 from __future__ import annotations
 
@@ -28,15 +28,12 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from local2global.symbolic import symbols as S
-from local2global.symbolic import energy as senergy
-from local2global.symbolic import landscape as sland
 
 from local2global.numeric.dynamics import basins as nbasins
 from local2global.numeric.evaluate import engine
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.precision import limit_tolerances
-from local2global.numeric.infra.cache import cached_json, source_hash
+from local2global.numeric.infra.cache import cache_folder, cached_json, source_hash
 from local2global.proofs.outputs.figures.plotting import figure, plt
 from local2global.symbolic.model import canonical_model
 
@@ -56,12 +53,12 @@ def _np():
     return engine.numpy_table(True)
 
 
-def _cache_dir() -> str:
-    return os.environ.get("L2G_CACHE", os.path.join("build", "cache", "attention"))
+#: this module's cache (`numeric.infra.cache.KINDS`): $L2G_CACHE/attention
+CACHE_KIND = "attention"
 
 
 def slice_grid(p, q, fixed: str, value, n: int | None = None, dps: int = 15) -> dict:
-    """Limit classes on an n x n grid of a slice over [-2, 2]^2 (cached: `numeric._cache`, keyed by the
+    """Limit classes on an n x n grid of a slice over [-2, 2]^2 (cached: `numeric.infra.cache`, keyed by the
     parameters and the code; a corrupted or stale file is recomputed)."""
     n = SLICE_N if n is None else n
     xs = [SLICE_RANGE[0] + (SLICE_RANGE[1] - SLICE_RANGE[0]) * Fraction(i, n - 1) for i in range(n)]
@@ -71,7 +68,7 @@ def slice_grid(p, q, fixed: str, value, n: int | None = None, dps: int = 15) -> 
         grid = nbasins.basin_slice(p, q, fixed, Fraction(value), xs, xs, dps=dps)
         return {"p": str(p), "q": str(q), "fixed": fixed, "value": str(value), "xs": [str(x) for x in xs],
                 "ys": [str(x) for x in xs], "grid": grid}
-    return cached_json(_cache_dir(), key, _code_hash(), compute)
+    return cached_json(cache_folder(CACHE_KIND), key, _code_hash(), compute)
 
 
 @lru_cache(maxsize=None)
@@ -244,7 +241,7 @@ def _slice_parts():
     return [(slice_grid, (*CHAINS[key], fixed, val)) for key, fixed, val in SLICES]
 
 
-@figure("fig_attn_basins", heavy=True, parts=_slice_parts)
+@figure("fig_attn_basins", heavy=True, parts=_slice_parts, cache=CACHE_KIND)
 def fig_attn_basins():
     """Limit classes on the slices a0 = 0 (w horizontal, e vertical) and w0 fixed (a horizontal, e vertical)."""
     from matplotlib.colors import ListedColormap

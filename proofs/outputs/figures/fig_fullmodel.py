@@ -10,7 +10,7 @@ r"""Figs. 3, 4 and 6 of the paper, reproduced CPU-sized with the full transforme
   (N(0, 0.02^2)) and the paper's init (embedding coordinates 0.5, W_1 = 1, W_2 = -1), with H(pi) and the
   entropy rate; (b) the distance of each to its reference loss.
 
-One line style per seed. The training runs are cached under build/cache/fullmodel (content-addressed;
+One line style per seed. The training runs are cached under $L2G_CACHE/fullmodel (content-addressed;
 corrupted or stale files are recomputed). `quick=True` runs a few steps of one seed (smoke tests).
 """
 from __future__ import annotations
@@ -106,19 +106,19 @@ def _rank_figure(runs, name, what):
     return fig
 
 
-@figure("fig3_fullmodel")
+@figure("fig3_fullmodel", cache=X.CACHE_KIND)
 def fig3(quick: bool = False):
     """Fig. 3: rank-one structure emerges from a small Gaussian initialization."""
     return _rank_figure(X.fig3_runs(quick), "Fig. 3", "rank one emerges from a small Gaussian init")
 
 
-@figure("fig6_fullmodel")
+@figure("fig6_fullmodel", cache=X.CACHE_KIND)
 def fig6(quick: bool = False):
     """Fig. 6: a rank-one initialization stays rank one under unconstrained training."""
     return _rank_figure(X.fig6_runs(quick), "Fig. 6", "a rank-one init stays rank one (unconstrained training)")
 
 
-@figure("fig4_fullmodel")
+@figure("fig4_fullmodel", cache=X.CACHE_KIND)
 def fig4(quick: bool = False):
     """Fig. 4: standard init ends at the unigram loss H(pi), the paper's init at the entropy rate."""
     runs = X.fig4_runs(quick)

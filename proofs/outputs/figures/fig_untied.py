@@ -10,13 +10,13 @@ them), dot: start, cross: end, coloured by where the flow ends (orange: a global
 """
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 
 from local2global.numeric.dynamics.flow import ReducedFlow
+from local2global.numeric.dynamics.initialisation import gaussian_starts
 from local2global.proofs.outputs.figures.plotting import figure, plt
 import sympy as sp
 
@@ -25,16 +25,16 @@ from local2global.symbolic import symbols as S
 from local2global.symbolic.model import canonical_model
 
 CHAINS = ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(1, 10)))
-SIGMA, N_STARTS, SEED, DPS = 0.2, 8, 4, 20
+SIGMA, N_STARTS, SEED, DPS = Fraction(1, 5), 8, 4, 20
 W_RANGE = (-2.2, 2.2)
 COLORS = {"star": "#2ca02c", "min": "#d62728", "max": "#1f77b4", "saddle": "black", "global_min": "#e6550d",
           "local_min": "#d62728", "path": "0.35"}
 
 
 def starts() -> list[tuple]:
-    """(e0, w0, h0) from N(0, σ²I_3), exact fractions of seeded float draws; the tied runs use (e0, w0)."""
-    rng = random.Random(SEED)
-    return [tuple(Fraction(rng.gauss(0.0, SIGMA)) for _ in range(3)) for _ in range(N_STARTS)]
+    """(e0, w0, h0) from N(0, σ²I_3) (`initialisation.gaussian_starts`: exact fractions of seeded float draws); the
+    tied runs use (e0, w0)."""
+    return gaussian_starts(SIGMA, N_STARTS, SEED, dim=3)
 
 
 @lru_cache(maxsize=None)

@@ -42,11 +42,14 @@ HEAVY: set[str] = set()
 #: name -> () -> [(function, args), ...]: independent pieces of a figure's data (each computed and cached by
 #: a module-level function), which parallel drawing computes as tasks of their own before the figure
 PARTS: dict[str, Callable[[], list]] = {}
+#: name -> the kind of the cache its producer writes to (`numeric.infra.cache.KINDS`)
+CACHES: dict[str, str] = {}
 
 
-def figure(name: str, heavy: bool = False, parts: Callable[[], list] | None = None):
+def figure(name: str, heavy: bool = False, parts: Callable[[], list] | None = None, cache: str | None = None):
     """Register a figure producer under `name` (file stem of the outputs); `heavy` if it takes many seconds;
-    `parts` lists the cached pieces of its data that may be computed side by side (see `PARTS`)."""
+    `parts` lists the cached pieces of its data that may be computed side by side (see `PARTS`); `cache` names
+    the cache its data is kept in (a kind of `numeric.infra.cache.KINDS`)."""
     def deco(fn):
         if name in FIGURES and FIGURES[name] is not fn:
             raise ValueError(f"figure {name!r} registered twice")
@@ -55,6 +58,8 @@ def figure(name: str, heavy: bool = False, parts: Callable[[], list] | None = No
             HEAVY.add(name)
         if parts is not None:
             PARTS[name] = parts
+        if cache is not None:
+            CACHES[name] = cache
         return fn
     return deco
 
@@ -158,18 +163,10 @@ def _collect(runs, chosen, progress) -> list[str]:
 
 
 def cache_folders(names=None) -> list[str]:
-    """The cache folders the producers of `names` (default all) write to: the training runs of Figs. 3, 4, 6
-    and the basin grids of `fig_attn_basins`. `l2g figures` / `l2g all` validate them before any work, so a
-    run cannot fail on its cache after minutes of training."""
+    """The cache folders the producers of `names` (default all) write to (registered with `figure(cache=...)`: the
+    training runs of Figs. 3, 4, 6 and the basin grids of `fig_attn_basins`). `l2g figures` / `l2g all` validate
+    them before any work, so a run cannot fail on its cache after minutes of training."""
+    from local2global.numeric.infra.cache import cache_folder
     figs = discover()
     chosen = list(figs) if not names else list(names)
-    out = []
-    for name in chosen:
-        module = figs[name].__module__.rsplit(".", 1)[-1]
-        if module == "fig_fullmodel":
-            from local2global.numeric.transformer import experiments
-            out.append(experiments._cache_dir())
-        elif name == "fig_attn_basins":
-            from local2global.proofs.outputs.figures import fig_attention
-            out.append(fig_attention._cache_dir())
-    return sorted(set(out))
+    return sorted({str(cache_folder(CACHES[name])) for name in chosen if name in CACHES})

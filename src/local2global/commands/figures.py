@@ -1,6 +1,6 @@
 """`l2g figures`: regenerate the paper's figures (PDF and PNG, byte-identical across runs) into the folder
-`--out` (default ./build/figures); the training and basin-map figures keep a cache in ./build/cache
-($L2G_CACHE for the basin maps)."""
+`--out` (default ./build/figures); the training and basin-map figures keep their caches under $L2G_CACHE
+(default ~/.cache/local2global)."""
 from __future__ import annotations
 
 import os
@@ -31,6 +31,7 @@ FIGURES = {
     "fig6_fullmodel": "Fig. 6: a rank-one init stays rank one (full model, trains)",
     "fig_attn_basins": "limit classes of the flow with attention on slices a0 = 0 and w0 fixed (cached)",
     "fig_r3_basins": "the R^3 basins in closed form (Thms A/B, our result): separatrix S, slices a0 = 0, w0 = -1/2",
+    "fig_untied": "beyond the paper: tied and untied flows from the same small starts, p = q = 0.9 and 0.1",
 }
 EPILOG = ("figures:\n" + "\n".join(f"  {n:<16} {d}" for n, d in FIGURES.items())
           + "\n\n--only takes figure names and paper labels: 'Fig. 1', 'Figure 1 (b)', fig1b, fig2.")
