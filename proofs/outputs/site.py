@@ -1120,7 +1120,8 @@ def _record_html(it: Item, R: Renderer, labels: dict) -> str:
     rec, where = it.record, f"claim {it.id}"
     out = []
     if rec.get("status") == "open":
-        out.append("<p><b>Why open.</b> %s</p>" % _esc(rec.get("evidence", "")))
+        # the reason is one line of text, as recorded (shown as a legacy step's text is)
+        out.append('<p><b>Why open.</b> <span class="legacy">%s</span></p>' % _esc(rec.get("evidence", "")))
     steps = rec.get("steps", [])
     index = {id(s): i for i, s in enumerate(steps)}
     if rec.get("printed_steps"):
@@ -1275,7 +1276,9 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
                 if covering and row["status_line"] != status else "")
         rows.append('<tr id="cov-%s"><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s</td><td>%s</td></tr>' % (
             _esc(anchor), _esc(row["result"]), _esc(row["title"]), _esc(row["where"]),
-            badge(status), line, claims_cell, _esc(note) if note else ""))
+            badge(status), line, claims_cell,
+            # an open claim's reason is one line of text as recorded (shown as a legacy step's text is)
+            ('<span class="legacy">%s</span>' % _esc(note)) if " open: " in note else _esc(note)))
         if row["trust"]:
             trusts.append('<details id="trust-%s"><summary>%s: %s &mdash; %s</summary>%s</details>' % (
                 _esc(anchor), _esc(row["result"]), _esc(row["title"]), _esc(row["status_line"]),
