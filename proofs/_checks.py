@@ -762,7 +762,7 @@ def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, 
             if not ok and how.startswith("normal form undecided") and _is_zero_exact(d):
                 ok, how = True, "simplifies to 0 (expand, cancel)"
             if not ok:
-                why = f"{lab}: {how}"
+                why = f"the exact decision stopped at the branch {lab} ({how})" if lab != "all" else how
                 break
             hows.append(how)
         else:
@@ -775,7 +775,7 @@ def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, 
                 software=("sympy", "python-flint")))
     outs = [sampled_zero(d, ctx, f"{key}/{lab}", restrict,
                          states=states + (f" on the branch {lab}" if lab != "all" else "")
-                         + (f" (not decided exactly: {why})" if why else ""))
+                         + (f" (sampled because {why})" if why else ""))
             for lab, d in diffs.items()]
     return combine(*outs)
 
