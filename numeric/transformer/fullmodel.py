@@ -283,9 +283,10 @@ def population_loss_enumerated(theta: FullParameters, p: float, q: float, N: int
     r"""The same loss as the literal sum over all 2^N sequences and all N positions (the definition, §2)."""
     N = theta.N if N is None else N
     x = all_sequences(N)
-    weights = sequence_probabilities(p, q, x)
+    weights, P1 = sequence_probabilities(p, q, x), next_one_probability(p, q, x)
+    if theta.token.device.type != "cpu":              # the chain's tables are built on the CPU
+        x, weights, P1 = (t.to(theta.token.device) for t in (x, weights, P1))
     z = logits(theta, x, attention)
-    P1 = next_one_probability(p, q, x)
     per_position = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
     return (weights[:, None] * per_position).sum(dim=(-2, -1)) / N
 
