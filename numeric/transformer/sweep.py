@@ -27,6 +27,7 @@ reference losses and the canonical model's probabilities are read in `phase_tabl
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -174,6 +175,8 @@ def train_point(pt: Point) -> dict:
     p, q = (float(x) for x in pt.pq)
     with torch_threads(1):
         thetas = [initial_parameters(pt, k) for k in range(pt.seeds)]
+    # factories inside the model follow a GPU (the device context costs a dispatch per call: not on the CPU)
+    with torch_threads(1), (contextlib.nullcontext() if pt.device == "cpu" else torch.device(pt.device)):
         theta = fm.FullParameters(*[t.to(pt.device) for t in _stack(thetas).tensors()]).detach(requires_grad=True)
         params = list(theta.tensors())
         opt = torch.optim.Adam(params, lr=pt.lr) if pt.optimizer == "adam" else None
@@ -304,11 +307,13 @@ def connect(workers: int | None, scheduler: str | None):
 
     from distributed import Client, LocalCluster
     if scheduler is not None:
-        return Client(scheduler, timeout="10s", set_as_default=False), None
+        return Client(scheduler, timeout="10s"), None
+    # workers log nothing below CRITICAL: their shutdown races (a heartbeat to a scheduler already closing) are not
+    # the user's business, and a failing task reaches the caller through its future
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=logging.ERROR)
+                           silence_logs=logging.CRITICAL)
     try:
-        return Client(cluster, set_as_default=False), cluster
+        return Client(cluster), cluster
     except BaseException:
         cluster.close()
         raise
