@@ -157,7 +157,7 @@ def verdict(rows: list[dict], decisive: Fraction = DECISIVE) -> dict:
         k = sum(r["counts"]["bigram"] for r in b_rows)
         n = len(probs)
         beyond[name] = {"cells": [(r["p"], r["q"], r["sigma"], r["counts"]["bigram"], r["seeds"],
-                                   r["canonical_R2"]["value"]) for r in b_rows],
+                                   rounded(r["canonical_R2"]["lo"], r["canonical_R2"]["hi"])) for r in b_rows],
                         "bigram": k, "runs": n, "neither": sum(r["counts"]["neither"] for r in b_rows),
                         "expected": sum(probs), "upper_tail": binomial_upper_tail(k, probs),
                         "lower_tail": 1 - binomial_upper_tail(k + 1, probs)}
@@ -166,20 +166,27 @@ def verdict(rows: list[dict], decisive: Fraction = DECISIVE) -> dict:
             "beyond": beyond}
 
 
-def _short(value: str, digits: int = 10) -> str:
-    """A correctly rounded decimal cut to its first `digits` digits (truncated: a prefix of guaranteed digits)."""
-    mant, _, exp = value.partition("e")
-    keep = digits + (1 if "." in mant[:digits + 1] else 0)
-    return mant[:keep] + (f"e{exp}" if exp else "")
+def rounded(lo, hi, digits: int = 3) -> str:
+    """A number known to lie in [lo, hi] (exact decimal strings or Fractions) to `digits` significant digits: the
+    nearest such decimal when both ends round to the same one (exactly, in rationals: every digit printed is then
+    the true value's rounding), else the two ends rounded outward, as an interval."""
+    from local2global.numeric.dynamics.prob_r3 import _decimal
+    lo, hi = Fraction(lo), Fraction(hi)
+
+    def nearest(x: Fraction) -> str:
+        down, up = _decimal(x, digits, up=False), _decimal(x, digits, up=True)
+        return down if x - Fraction(down) <= Fraction(up) - x else up
+    a, b = nearest(lo), nearest(hi)
+    return a if a == b else f"[{_decimal(lo, digits, up=False)}, {_decimal(hi, digits, up=True)}]"
 
 
 def table_text(grid: Grid, rows: list[dict]) -> str:
     """The phase table as text (`l2g sweep`): one line per point, then the verdict in numbers."""
-    lines = [f"{'p':>6} {'q':>6} {'p+q':>6} {'sigma':>6}  bigram unigram neither   P_R2(I*) (certified digits, cut)"]
+    lines = [f"{'p':>6} {'q':>6} {'p+q':>6} {'sigma':>6}  bigram unigram neither   P_R2(I*) (certified)"]
     for r in rows:
         c = r["counts"]
         lines.append(f"{r['p']:>6} {r['q']:>6} {r['p_plus_q']:>6} {r['sigma']:>6}  {c['bigram']:>6} {c['unigram']:>7} "
-                     f"{c['neither']:>7}   {_short(r['canonical_R2']['value'])}")
+                     f"{c['neither']:>7}   {rounded(r['canonical_R2']['lo'], r['canonical_R2']['hi'], 10)}")
     v = verdict(rows)
     d = v["decisive"]
     lines.append(f"where the canonical P(I*) is decisive (enclosure within {d['threshold']} of 0 or 1): "

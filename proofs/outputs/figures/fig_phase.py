@@ -19,17 +19,14 @@ from local2global.proofs.outputs.figures.plotting import figure, plt, save
 _CMAP = "coolwarm"
 
 
-def _two_digits(lo: Fraction, hi: Fraction, signed: bool = False) -> str:
-    """A number known to lie in [lo, hi], to 2 decimals (2 significant digits below 0.01 for a probability, fixed
-    decimals with a sign for a difference), printed only if both ends round to it; else both ends are printed."""
-    def fmt(x: Fraction) -> str:
-        v = float(x)
-        if signed:
-            t = f"{v:+.2f}"
-            return "0.00" if t in ("+0.00", "-0.00") else t
-        return f"{v:.1e}" if 0 < abs(v) < 0.01 else f"{v:.2f}"
-    a, b = fmt(lo), fmt(hi)
-    return a if a == b else f"[{a}, {b}]"
+def _signed(lo: Fraction, hi: Fraction) -> str:
+    """A difference known to lie in [lo, hi], to 2 decimals with its sign, if both ends round (exactly, half to
+    even) to the same; else both ends."""
+    a, b = round(lo * 100), round(hi * 100)
+
+    def fmt(n: int) -> str:
+        return "0.00" if n == 0 else f"{'+' if n > 0 else '-'}{abs(n) // 100}.{abs(n) % 100:02d}"
+    return fmt(a) if a == b else f"[{fmt(a)}, {fmt(b)}]"
 
 
 def _outward(text: str, up: bool) -> str:
@@ -71,8 +68,9 @@ def _fraction_text(r) -> str:
 
 
 def _r2_text(r) -> str:
+    from local2global.numeric.transformer.phase import rounded
     v = r["canonical_R2"]
-    return _two_digits(Fraction(v["lo"]), Fraction(v["hi"]))
+    return rounded(v["lo"], v["hi"], 2)
 
 
 def _r3_value(r) -> float:
@@ -93,7 +91,7 @@ def _r3_text(r) -> str:
 def _difference_text(r) -> str:
     k = Fraction(r["counts"]["bigram"], r["seeds"])
     v = r["canonical_R2"]
-    return _two_digits(k - Fraction(v["hi"]), k - Fraction(v["lo"]), signed=True)
+    return _signed(k - Fraction(v["hi"]), k - Fraction(v["lo"]))
 
 
 def draw(grid, rows):
