@@ -460,7 +460,8 @@ def _records_at(step: int, cfg: TrainConfig) -> bool:
     return step % cfg.eval_every == 0 or step == cfg.steps or (step <= 2 * cfg.eval_every and step % fine == 0)
 
 
-def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 0) -> list[TrainResult]:
+def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 0,
+                pilot: bool = False) -> list[TrainResult]:
     r"""Train R runs that share every setting but `seed` and `init` at once (all parameters, no constraint).
 
     The parameters carry a leading dimension R and the loss is the sum of the R runs' minibatch losses, so
@@ -469,7 +470,8 @@ def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 
     thread: deterministic, and faster than two for these small tensors. A progress bar on a terminal only, on
     line `position` below the cursor (groups trained side by side in other processes each keep their own line).
     Once every run of the group has diverged (non-finite parameters stay non-finite under every optimizer here)
-    the remaining steps are recorded as NaN without being computed (the learning-rate rule's pilots).
+    the remaining steps are recorded as NaN without being computed. A `pilot` (the learning-rate rule's) stops at
+    the first recorded step where any run has diverged: its records end there.
     """
     from tqdm import tqdm
 
@@ -513,6 +515,8 @@ def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 
             opt.step()
             if _records_at(step, base):
                 record(step, theta.detach())
+                if pilot and not bool(record.finite.all()):
+                    break
                 if not bool(record.finite.any()):
                     for later in range(step + 1, base.steps + 1):
                         if _records_at(later, base):
@@ -588,19 +592,20 @@ def _group_cache_key(cfgs: list[TrainConfig]) -> str:
 
 
 def run_group_cached(cfgs: list[TrainConfig], cache_dir: str | None = None, progress: bool = True,
-                     train_if_missing: bool = True, position: int = 0) -> list[TrainResult] | None:
+                     train_if_missing: bool = True, position: int = 0, pilot: bool = False) -> list[TrainResult] | None:
     """`train_group(cfgs)`, reusing a cached result when its configs, code hash and payload digest all match
     (`numeric.infra.cache`: a truncated, edited or stale file is detected and the runs are redone).
     `train_if_missing=False` only looks: None if there is no valid cached result (nothing is written);
-    `position` is the progress bar's line (`train_group`)."""
+    `position` is the progress bar's line (`train_group`); a `pilot` (`train_group`) is cached under its own key."""
     from local2global.numeric.infra.cache import cached_json
 
     def compute():
         if not train_if_missing:
             raise _NotCached
-        return [r.as_dict() for r in train_group(cfgs, progress=progress, position=position)]
+        return [r.as_dict() for r in train_group(cfgs, progress=progress, position=position, pilot=pilot)]
+    key = ("pilot" if pilot else "") + _group_cache_key(cfgs)
     try:
-        stored = cached_json(cache_dir or _cache_dir(), _group_cache_key(cfgs), _code_hash(), compute)
+        stored = cached_json(cache_dir or _cache_dir(), key, _code_hash(), compute)
     except _NotCached:
         return None
     return [TrainResult.from_dict(s) for s in stored]
@@ -706,18 +711,20 @@ def pilot_configs(fig: str, lr: float, device: str = "cpu") -> list[TrainConfig]
 
 
 def diverged(run: TrainResult) -> bool:
-    """The rule's notion of divergence: a non-finite recorded loss, or a final loss not below the initial one."""
+    """The rule's notion of divergence: a non-finite recorded loss, or a last recorded loss not below the initial one."""
     return not all(math.isfinite(v) for v in run.loss) or not run.loss[-1] < run.loss[0]
 
 
 def paper_lr(fig: str, device: str = "cpu", progress: bool = True, train_if_missing: bool = True) -> dict | None:
     """The learning rate of a paper-setting group by the rule of `LR_CANDIDATES`: the candidates in decreasing
-    order, each piloted (seed 0 of every init, the full run, cached like any run) until one does not diverge.
+    order, each piloted (seed 0 of every init, the full run unless one diverges first: `train_group(pilot=True)`,
+    cached) until one does not diverge.
     {"lr": chosen, "tried": [(lr, what happened), ...]}; None if a needed pilot is not cached and
     `train_if_missing` is False; ValueError if every candidate diverges."""
     tried = []
     for lr in LR_CANDIDATES:
-        runs = run_group_cached(pilot_configs(fig, lr, device), progress=progress, train_if_missing=train_if_missing)
+        runs = run_group_cached(pilot_configs(fig, lr, device), progress=progress, train_if_missing=train_if_missing,
+                                pilot=True)
         if runs is None:
             return None
         bad = [r for r in runs if diverged(r)]
