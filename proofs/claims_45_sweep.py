@@ -21,7 +21,8 @@ _FORM = {"decisive": Fraction(1, 100), "outcome": "predicted", "level": 0.05}
 
 def _open(printed: bool) -> Outcome:
     """No sweep cached: nothing is confirmed, the stated form is `open` and an altered one is not accepted."""
-    return Outcome.of(steps.argued("no sweep of the full transformer is cached, so nothing was compared",
+    return Outcome.of(steps.argued(f"no sweep of the full transformer is cached, so nothing was compared: run "
+                                   f"{SWEEP_CMD}",
                                    argument=f"the evidence is a cached sweep; run {SWEEP_CMD} from this folder, "
                                             "which trains and caches it under build/cache/sweep"), ok=printed)
 
@@ -124,7 +125,7 @@ def _canonical_predicts(form, ctx):
     rows = phase.phase_table(grid, results, r3=False)
     dec = decisive_step(rows, form)
     if dec is None:
-        return Outcome.of(steps.argued("no point of the cached grid is decisive, so nothing was compared",
+        return Outcome.of(steps.argued(f"no point of the cached grid is decisive, so nothing was compared: run {SWEEP_CMD}",
                                        argument=f"the grid ({grid_note(grid)}) has no scale small enough; run {SWEEP_CMD}"),
                           ok=form == _FORM)
     return Outcome.of(certified_step(rows), dec, *beyond_steps(rows, form),

@@ -750,6 +750,24 @@ def control_configs(lr: float, device: str = "cpu") -> list[TrainConfig]:
     return [TrainConfig(**SGD_CONTROL, lr=lr, seed=s, device=device) for s in SEEDS]
 
 
+def heldout_sequences(cfg: TrainConfig) -> torch.Tensor:
+    """The held-out sequences on which a long run's loss is estimated (`_Recorder.test`, the same generator and
+    draw; a test holds the two equal), (test_sequences, N+1) bool."""
+    g = torch.Generator().manual_seed(DATA_SEED_OFFSET - 1)
+    return sample_chain(cfg.p, cfg.q, (cfg.test_sequences,), cfg.N + 1, g)
+
+
+def heldout_references(cfg: TrainConfig) -> dict:
+    """The mean next-token cross-entropy of the bigram predictor P(x_{n+1} | x_n) and of the unigram predictor
+    π(x_{n+1}) on `heldout_sequences(cfg)`: an estimated loss is compared with these (the same sequences), whose
+    population values are the entropy rate and H(π)."""
+    test = heldout_sequences(cfg)
+    x, y = test[:, :-1], test[:, 1:]
+    p1 = {"bigram": torch.where(x, 1 - cfg.q, cfg.p).to(fm.DTYPE),
+          "unigram": torch.full(x.shape, cfg.p / (cfg.p + cfg.q), dtype=fm.DTYPE)}
+    return {k: float(-torch.where(y, torch.log(v), torch.log1p(-v)).mean()) for k, v in p1.items()}
+
+
 DEVICES = ("cpu", "cuda")
 
 
