@@ -301,7 +301,7 @@ def cached_grids(folder: str | None = None) -> list[tuple[Grid, list[dict]]]:
 
 def connect(workers: int | None, scheduler: str | None):
     """A Dask client: to `scheduler` (an address), else to a new LocalCluster of `workers` processes with one thread
-    each (no dashboard). Returns (client, cluster or None). Raises OSError/TimeoutError when the scheduler cannot be
+    each (its dashboard on a free local port: the default 8787 may be taken). Returns (client, cluster or None). Raises OSError/TimeoutError when the scheduler cannot be
     reached (the caller refuses before any work)."""
     import logging
 
@@ -310,7 +310,7 @@ def connect(workers: int | None, scheduler: str | None):
         return Client(scheduler, timeout="10s"), None
     # workers log nothing below CRITICAL: their shutdown races (a heartbeat to a scheduler already closing) are not
     # the user's business, and a failing task reaches the caller through its future
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
                            silence_logs=logging.CRITICAL)
     try:
         return Client(cluster), cluster
