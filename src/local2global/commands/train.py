@@ -42,6 +42,7 @@ def run(args) -> int:
         if terminal:
             print(f"[l2g train] {text}", file=sys.stderr, flush=True)
     X.train_setting(args.setting, device=args.device, progress=terminal, say=say)
-    print(f"l2g: the runs of Figs. 3, 4, 6 in the {'paper' if args.setting == 'paper' else 'our'} setting are cached "
+    which = "the paper's" if args.setting == "paper" else "our"
+    print(f"l2g: the runs of Figs. 3, 4, 6 in {which} setting are cached "
           f"in {X._cache_dir()}", file=sys.stderr)
     return 0
