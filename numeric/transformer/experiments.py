@@ -747,7 +747,7 @@ def paper_configs(fig: str, lr: float, device: str = "cpu", seeds=SEEDS) -> list
 
 def control_configs(lr: float, device: str = "cpu") -> list[TrainConfig]:
     """`SGD_CONTROL` at rate `lr` (Fig. 3's rule), over the seeds."""
-    return [TrainConfig(**SGD_CONTROL, lr=lr, seed=s, device=device) for s in SEEDS]
+    return [TrainConfig(**dict(SGD_CONTROL, lr=lr), seed=s, device=device) for s in SEEDS]
 
 
 def heldout_sequences(cfg: TrainConfig) -> torch.Tensor:

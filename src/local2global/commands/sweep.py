@@ -136,22 +136,27 @@ def _training(args) -> dict:
     return kw
 
 
-def grid_of(args):
-    """The grid the arguments describe (UsageError for a bad one); nothing heavy is imported before it is valid
-    except the sweep module itself, which validates the points once more."""
+def grid_values(args):
+    """The grid's values as the arguments give them (UsageError for a bad one), without any heavy import."""
     chains, sigmas = _chains(args), _sigmas(args.sigma)
     seeds = integer(args.seeds, "--seeds", 1, 100) if args.seeds is not None else None
     training = _training(args)
     if args.quick and (chains is not None or sigmas is not None or seeds is not None):
         raise UsageError("--quick is a fixed grid: it takes no --chains, --p, --q, --sigma or --seeds")
+    if chains is not None and sigmas is not None and len(chains) * len(sigmas) > MAX_POINTS:
+        raise UsageError(f"the grid has {len(chains) * len(sigmas)} points, at most {MAX_POINTS} are allowed")
+    return chains, sigmas, seeds, training
+
+
+def grid_of(args, values):
+    """The grid of the validated `values`; the sweep module validates its points once more."""
+    chains, sigmas, seeds, training = values
     from local2global.numeric.transformer import sweep as S
     if args.quick:
         grid = S.quick_grid(**training)
     else:
         grid = S.Grid(chains or S.DEFAULT_CHAINS, sigmas or S.DEFAULT_SIGMAS, seeds or S.DEFAULT_SEEDS,
                       tuple(sorted(training.items())))
-    if len(grid.chains) * len(grid.sigmas) > MAX_POINTS:
-        raise UsageError(f"the grid has {len(grid.chains) * len(grid.sigmas)} points, at most {MAX_POINTS} are allowed")
     try:
         grid.points()
     except ValueError as ex:
@@ -168,13 +173,14 @@ def _on_sigterm(signum, frame):
 
 
 def run(args) -> int:
-    grid = grid_of(args)
+    out = output_dir(args.out if args.out is not None else "build/sweep", "--out", files=OUT_FILES)
+    values = grid_values(args)
     workers = integer(args.workers, "--workers", 1, 64) if args.workers is not None else None
     if workers is not None and args.scheduler is not None:
         raise UsageError("give either --workers (a LocalCluster) or --scheduler (an existing cluster), not both")
     if args.scheduler is not None and not _ADDRESS.fullmatch(args.scheduler):
         raise UsageError(f"--scheduler must be a scheduler address such as tcp://127.0.0.1:8786, got {shown(args.scheduler)}")
-    out = output_dir(args.out if args.out is not None else "build/sweep", "--out", files=OUT_FILES)
+    grid = grid_of(args, values)
     from local2global.numeric.transformer import sweep as S
     output_dir(S.cache_dir(), "cache folder")
     if args.device == "cuda":
