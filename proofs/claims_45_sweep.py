@@ -42,9 +42,8 @@ def certified_step(rows) -> steps.Step:
         ok = ok and rep["sum_minus_1"]["contains_0"]
         values.append((f"P(I*), {'p+q>1' if key[0] else 'p+q<1'}, sigma = {key[1]}",
                        phase.rounded(rep["global_min"]["lo"], rep["global_min"]["hi"], 6)))
-    return steps.interval(r"the canonical model's $P(\theta_0 \in I^\star)$, $\theta_0 \sim N(0, \sigma^2 I_2)$, is "
-                          r"enclosed at every scale of the grid in both regimes ($P(I_{\min}) + P(I^\star) - 1$ "
-                          r"contains 0)", ok, method="arb balls: flint.acb.integral of the derived integrands and "
+    return steps.interval("the canonical model's P(I*) = P(theta0 in I*), theta0 ~ N(0, sigma^2 I_2), is enclosed at "
+                          "every scale of the grid in both regimes (P(I_min) + P(I*) - 1 contains 0)", ok, method="arb balls: flint.acb.integral of the derived integrands and "
                           "analytic end bounds (Thms 2 and 8)", domain="the scales of the cached grid",
                           values=values, count=len(seen), bits=0, uses=("gaussian.whp",))
 
@@ -65,8 +64,8 @@ def decisive_step(rows, form) -> steps.Step | None:
                        f"found {', '.join(m['classes'])}" for m in v["misses"]) or "none"
     what = "the loss it predicts" if form["outcome"] == "predicted" else "the other reference loss"
     return steps.experiment(
-        rf"at every point where the enclosure of $P(\theta_0 \in I^\star)$ lies within {v['threshold']} of 0 or 1, "
-        rf"every seed of the full transformer ends at {what} (the unigram loss $H(\pi)$, resp. the bigram loss)", ok,
+        f"at every point where the enclosure of P(I*) lies within {v['threshold']} of 0 or 1, every seed of the full "
+        f"transformer ends at {what} (the unigram loss H(pi), resp. the bigram loss)", ok,
         method="full-batch gradient descent on the exact population loss; a run is at a reference loss when within "
                "1/10 of the gap between the two", domain=f"{v['cells']} points of the grid",
         values=(("points", str(v["cells"])), ("runs as predicted", f"{v['as_predicted']} of {v['runs']}"),
@@ -82,9 +81,9 @@ def beyond_steps(rows, form) -> list[steps.Step]:
     for name, b in phase.verdict(rows, form["decisive"])["beyond"].items():
         cells = "; ".join(f"({p}, {q}), sigma = {s}: {k}/{n} vs P(I*) = {val}" for p, q, s, k, n, val in b["cells"])
         out.append(steps.experiment(
-            rf"{name}, where $P(\theta_0 \in I^\star)$ is not decisive, the canonical model does not overestimate the "
-            rf"full transformer: of {b['runs']} runs, {b['bigram']} end at the bigram loss, not significantly fewer "
-            rf"than the {b['expected']:.2f} that $P(\theta_0 \in I^\star)$ predicts ($P(K \le k) \ge {form['level']}$)",
+            f"{name}, where P(I*) is not decisive, the canonical model does not overestimate the full transformer: of "
+            f"{b['runs']} runs, {b['bigram']} end at the bigram loss, not significantly fewer than the "
+            f"{b['expected']:.2f} that P(I*) predicts (P(K <= k) >= {form['level']})",
             b["lower_tail"] >= form["level"],
             method="exact tails of K, a sum of independent Bernoulli(P(I*)) runs", domain=f"{len(b['cells'])} points",
             values=(("cells", cells), ("P(K <= k)", f"{b['lower_tail']:.2g}"),
