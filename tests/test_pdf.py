@@ -111,7 +111,7 @@ def test_figures_are_numbered_as_the_papers_and_captions_say_what_they_show(appe
     _, text, tex = appendix
     captions = re.findall(r"^\s*Figure ([0-9A.]+): (.*)$", text, re.M)
     numbers = [n for n, _ in captions]
-    assert sorted(set(numbers), key=lambda n: (n.startswith("A"), n)) == ["1", "2", "3", "4", "5", "6", "A.1", "A.2", "A.3"]
+    assert sorted(set(numbers), key=lambda n: (n.startswith("A"), n)) == ["1", "2", "3", "4", "5", "6", "A.1", "A.2", "A.3", "A.4"]
     assert "7" not in numbers and not any(n.isdigit() and int(n) > 6 for n in numbers)
     for n, first_line in captions:
         assert not re.search(r"fig\d|fig_|\.png|\.pdf|_p0", first_line), (n, first_line)
