@@ -94,9 +94,10 @@ def regime(p: Fraction, q: Fraction) -> int:
 
 
 def phase_table(grid: Grid, results: list[dict], r3: bool = True) -> list[dict]:
-    """One row per point of `grid` (results in `grid.points()` order): the chain, σ, the counts of each class over
-    the seeds, the fraction at the bigram loss, the canonical probabilities (R², and R³ unless `r3=False`) and
-    the difference fraction - P_R²(I*) (a float: drawn, never asserted)."""
+    """One row per point of `grid` (results in `grid.points()` order): the chain, σ, each run's class and final loss,
+    the references with the tolerance, the counts of each class over the seeds, the fraction at the bigram loss, the
+    canonical scalars read off each trained run (`sweep.canonical_readoff`), the canonical probabilities (R², and R³
+    unless `r3=False`) and the difference fraction - P_R²(I*) (a float: drawn, never asserted)."""
     rows = []
     for pt, res in zip(grid.points(), results):
         p, q = pt.pq
@@ -109,6 +110,7 @@ def phase_table(grid: Grid, results: list[dict], r3: bool = True) -> list[dict]:
         rows.append({"p": str(p), "q": str(q), "p_plus_q": str(p + q), "sigma": str(s), "seeds": n,
                      "counts": counts, "classes": classes, "fraction_bigram": counts["bigram"] / n,
                      "final_losses": [r["final_loss"] for r in res["runs"]], "references": ref,
+                     "canonical_readoff": [r["canonical"] for r in res["runs"]],
                      "canonical_R2": r2, "canonical_R3": canonical_r3(regime(p, q), s) if r3 else None,
                      "difference": counts["bigram"] / n - r2["float"]})
     return rows
