@@ -65,7 +65,7 @@ def decisive_step(rows, form) -> steps.Step | None:
     what = "the loss it predicts" if form["outcome"] == "predicted" else "the other reference loss"
     return steps.experiment(
         f"at every point where the enclosure of P(I*) lies within {v['threshold']} of 0 or 1, every seed of the full "
-        f"transformer ends at {what} (the unigram loss H(pi), resp. the bigram loss)", ok,
+        f"transformer ends at {what} (the unigram loss H(pi) where P(I*) is near 0, the bigram loss where it is near 1)", ok,
         method="full-batch gradient descent on the exact population loss; a run is at a reference loss when within "
                "1/10 of the gap between the two", domain=f"{v['cells']} points of the grid",
         values=(("points", str(v["cells"])), ("runs as predicted", f"{v['as_predicted']} of {v['runs']}"),
