@@ -324,3 +324,21 @@ def test_a_signal_ends_the_cluster_and_its_workers(tmp_path, sig, code):
     assert proc.returncode == code, err
     assert err.strip().count("\n") == 0 and err.startswith("l2g:"), err
     assert not [p for p in workers if _alive(p)]                    # no orphans
+
+
+def test_the_phase_diagram_is_drawn_from_the_largest_cached_grid_and_not_before_one(in_tmp):
+    from local2global.proofs.outputs.figures import fig_phase, plotting
+    assert fig_phase.fig_phase() is None
+    assert plotting._render_one(str(in_tmp / "figs"), "fig_phase") == []          # no file, no error
+    _fake_sweep(GRID, _at(lambda pt, k: "bigram" if sum(pt.pq) < 1 else "unigram"))
+    one = plotting._render_one(str(in_tmp / "one"), "fig_phase")
+    two = plotting._render_one(str(in_tmp / "two"), "fig_phase")
+    assert [p.rsplit("/", 1)[1] for p in one] == ["fig_phase.pdf", "fig_phase.png"]
+    assert [open(p, "rb").read() for p in one] == [open(p, "rb").read() for p in two]
+
+
+def test_the_figure_prints_only_digits_both_ends_of_an_enclosure_share():
+    from local2global.proofs.outputs.figures import fig_phase
+    assert fig_phase._signed(Fraction(-1, 10**35), Fraction(1, 10**34)) == "0.00"
+    assert fig_phase._signed(Fraction(4749, 10000), Fraction(4751, 10000)) == "[+0.47, +0.48]"
+    assert fig_phase._signed(Fraction(-62, 100), Fraction(-619, 1000)) == "-0.62"
