@@ -76,8 +76,11 @@ def _mutate_expr(expr: sp.Basic, op: str):
 # categorical statements (classes, limits, labels): the "sign" of a label is its opposite
 OPPOSITE = {"global_min": "local_min", "local_min": "global_min", "local_max": "saddle", "saddle": "local_max",
             "entropy_rate": "marginal_entropy", "marginal_entropy": "entropy_rate",
-            "defined": "undefined", "undefined": "defined", "attention": "no_attention",
-            "attracting": "repelling", "repelling": "attracting"}
+            "defined": "undefined", "undefined": "defined",
+            "attracting": "repelling", "repelling": "attracting",
+            # the fates of the descending line (r3.trichotomy) and the starts Lemma 15 speaks of (lemma15.convergence:
+            # the paper's "every start")
+            "axis": "C", "C": "axis", "sampled": "every", "every": "sampled"}
 
 
 def mutate(form, op: str):

@@ -283,15 +283,22 @@ class TrustBase:
 
 def trust_base(records: dict, ids: Iterable[str]) -> TrustBase:
     """The trust base of the claims `ids` (records by id, as dicts with their `steps`), taken as given: the
-    caller passes the uses-closure (`_registry.uses_closure`)."""
+    caller passes the uses-closure (`_registry.uses_closure`). An argued or cited step that several claims carry
+    word for word (the same argument, the same reference) is counted and listed once, with the first claim."""
     counts = {k: 0 for k in KINDS}
     argued, cited, soft, claims = [], [], set(), []
+    seen = set()          # an argument or citation two claims share (Thms A and B) is one step of the base
     for cid in ids:
         rec = records.get(cid)
         if rec is None:
             continue
         claims.append(cid)
         for s in rec.get("steps", ()):
+            if s["kind"] in ("argued", "cited"):
+                key = (s["kind"], s["states"], s.get("argument", ""), s.get("reference", ""))
+                if key in seen:
+                    continue
+                seen.add(key)
             counts[s["kind"]] += 1
             soft.update(s.get("software", ()))
             if s["kind"] == "argued":

@@ -27,6 +27,7 @@ from local2global.symbolic.markov import MarkovChain
 from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, match_classes, identity, matrix_identity, rational_in,
                                          relation_form, same_relation, sign_exact, substitute, certified_nonzero)
 from local2global.proofs._checks import _same_equation as same_equation
+from local2global.proofs import _steps as steps
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
 
@@ -45,8 +46,14 @@ REGIME = (p + q - 1) * t_
 SECTION = "attention"
 
 
-def _sampled(expr_list, ctx, key, branches, n=None, restrict=None):
-    """max |expr| over random rational points on each branch, each expression compiled once (fast path)."""
+def _tex(x) -> str:
+    """An expression for a reader: LaTeX in $...$ (the printers render it)."""
+    return f"${sp.latex(sp.sympify(x))}$"
+
+
+def _sampled(expr_list, ctx, key, branches, n=None, restrict=None, states="the expressions vanish"):
+    """max |expr| over random rational points on each branch, each expression compiled once (fast path): one
+    sampled step stating `states`."""
     n = n or ctx.points
     rng = random.Random(zlib.crc32(key.encode()))
     worst = mp.mpf(0)
@@ -75,8 +82,10 @@ def _sampled(expr_list, ctx, key, branches, n=None, restrict=None):
                     worst = max(worst, abs(f(*args)))
             count += 1
     ok = worst < mp.mpf(10) ** (-(ctx.dps - 10))
-    return Outcome(bool(ok), f"sampled: {count} random rational points at {ctx.dps} digits on {len(branches)} branch(es)",
-                   f"max |residual| = {mp.nstr(worst, 3)} (tolerance 1e-{ctx.dps - 10})")
+    return Outcome.of(steps.sampled(
+        states, bool(ok), method=f"random rational points, mpmath at {ctx.dps} digits", count=count, digits=ctx.dps,
+        domain=f"{count} random rational points on {len(branches)} sign branch(es), p, q in (0, 1), the other "
+               "variables in (-2, 2)", values={"max |residual|": mp.nstr(worst, 3), "tolerance": f"1e-{ctx.dps - 10}"}))
 
 
 # --- Eq. 39-41: attention output and logit, computed from the transformer ---------------------------
@@ -88,9 +97,9 @@ def _sampled(expr_list, ctx, key, branches, n=None, restrict=None):
        domain="every bit sequence of length 1..3, d in {1, 2}, every alpha, e != 0")
 def _att_output(form, ctx):
     derived = canonical.derive_attention_output()["gain"]
-    o = identity(derived, form, ctx, "eq39")
-    return Outcome(o.ok, "symbolic", f"gain computed from W_Q, W_K, W_V on all bit sequences of length 1..3, "
-                   f"d in 1..2, every alpha and sign of e equals the form: {o.evidence}")
+    return identity(derived, form, ctx, "eq39", states=r"The gain of the attention output, computed from $W_Q, W_K, "
+                    r"W_V$ on every bit sequence of length 1 to 3, $d \in \{1, 2\}$, every $\alpha$ and sign of $e$, is "
+                    r"the stated one")
 
 
 @claim("eq41.logit", ref="Eq. 41", title="Canonical logit with attention",
@@ -100,9 +109,9 @@ def _att_output(form, ctx):
        uses=("eq39.attention_output",), section=SECTION, domain="(e, w, a, b) in R^4, X in {0, 1}")
 def _logit(form, ctx):
     derived = _MA.logit(X)
-    o = identity(derived, form, ctx, "eq41", branches=_MA.bias_branches)
-    return Outcome(o.ok, o.method, f"transformer logit (d in 1..2, every alpha, every sign of e, w, 1+ae^2) vs the "
-                   f"form: {o.evidence}")
+    return identity(derived, form, ctx, "eq41", branches=_MA.bias_branches,
+                    states=r"The logit computed by running the transformer ($d \in \{1, 2\}$, every $\alpha$, every "
+                           r"sign of $e$, $w$ and $1 + ae^2$) is the stated one")
 
 
 @claim("eq41.slope", ref="Lemma 13 (z1 - z2)", title="The logit slope with attention",
@@ -110,9 +119,11 @@ def _logit(form, ctx):
        printed=lambda: A_printed, mutant=lambda: e**2 * (1 + a * e**2) * (1 + 2 * w**2),
        uses=("eq41.logit",), section=SECTION, domain="(e, w, a) in R^3")
 def _slope(form, ctx):
-    o1 = identity(_MA.A, form, ctx, "eq41.slope", branches=_MA.branches)
-    o2 = identity(_M.A, sp.sympify(form).subs(a, 0), ctx, "eq41.slope0", branches=_MA.branches)
-    return Outcome(o1.ok and o2.ok, "symbolic", f"derived slope: {o1.evidence}; a = 0 vs Eq. 3: {o2.evidence}")
+    o1 = identity(_MA.A, form, ctx, "eq41.slope", branches=_MA.branches,
+                  states="The derived slope $z_1 - z_2$ of the attention model is the stated $A(e, w, a)$")
+    o2 = identity(_M.A, sp.sympify(form).subs(a, 0), ctx, "eq41.slope0", branches=_MA.branches,
+                  states="At $a = 0$ the stated slope is Eq. 3's $e^2(1 + 2w|w|)$")
+    return combine(o1, o2)
 
 
 # --- Lemma 13: optimal bias and gradients -----------------------------------------------------------
@@ -143,14 +154,16 @@ def _lemma13_b(form, ctx):
     zero is z0 = c*(A) (Lemma 5, proved). So the form is b* iff form + offset = c*(A) exactly (every sign of w and
     1 + ae^2), and at a = 0 it must be Lemma 5's b*. Corroboration: π1 f1 + f2 at b = form at random points."""
     z0_at = sp.sympify(form) + _MA.offset
-    o1 = identity(z0_at, _MA.optimal_bias["c_star"].subs(S.A, _MA.A), ctx, "lemma13.b", branches=_MA.bias_branches)
-    o2 = identity(sp.sympify(form).subs(a, 0), _M.b_star, ctx, "lemma13.b0", branches=_MA.branches)
+    o1 = identity(z0_at, _MA.optimal_bias["c_star"].subs(S.A, _MA.A), ctx, "lemma13.b", branches=_MA.bias_branches,
+                  states=r"At $b$ = the stated $b^\star$ the offset $z_0$ is $c^\star(A)$, the unique zero of $F_c$ "
+                         r"(Lemma 5), on every sign branch of $w$ and $1 + ae^2$")
+    o2 = identity(sp.sympify(form).subs(a, 0), _M.b_star, ctx, "lemma13.b0", branches=_MA.branches,
+                  states=r"At $a = 0$ the stated $b^\star$ is Lemma 5's")
     f1, f2 = _MA.residual_parts(bias=form)
-    corr = _sampled([pi1 * f1 + f2], ctx, "lemma13.b", _MA.bias_branches, n=max(6, ctx.points // 4))
-    out = combine(o1, o2, evidence=f"z0 at b = form equals c*(A): {o1.evidence}; a = 0 vs Lemma 5: {o2.evidence}")
-    return Outcome(out.ok and corr.ok, out.method, out.evidence, strength=out.level,
-                   checked_domain="R^3, every sign of w and 1 + ae^2",
-                   corroboration=f"pi1 f1 + f2 at b = form: {corr.evidence}")
+    corr = _sampled([pi1 * f1 + f2], ctx, "lemma13.b", _MA.bias_branches, n=max(6, ctx.points // 4),
+                    states=r"$\pi_1 f_1 + f_2 = 0$ at $b$ = the stated $b^\star$")
+    return Outcome.of(*o1.steps, *o2.steps, corroboration=corr.steps,
+                      checked_domain="R^3, every sign of w and 1 + ae^2")
 
 
 # the chain rule does not depend on the form under test: the printed form and the negative control of
@@ -166,7 +179,11 @@ def _generic_chain_rule(ctx) -> Outcome:
     d = sp.together(sp.expand(sp.diff(L, tt) - rhs, power_exp=True))
     # a rational function of exp(z_x) and z_x': its expanded numerator is 0 (simplify, 20x slower, only if not)
     ok = sp.expand(d) == 0 or sp.simplify(d) == 0
-    return Outcome(ok, "symbolic", f"d/dt E[l_log((2Y-1) z_X(t))] = E[(sigma(z_X) - P(1|X)) z_X'] for arbitrary z_X(t): {ok}")
+    return Outcome.of(steps.exact(
+        r"For arbitrary differentiable logits $z_X(t)$: $\tfrac{d}{dt}E[\ell_{\log}((2Y-1)z_X)] = "
+        r"E_X[(\sigma(z_X) - P(Y = 1\mid X))\,z_X']$ (the chain rule behind Lemmas 3 and 13)", ok,
+        method="SymPy with undefined functions z_0(t), z_1(t): the difference expanded (simplified if needed) to 0",
+        domain="every pair of differentiable logits", obligations=[steps.Obligation("== 0", d, label="chain rule")]))
 
 
 @claim("lemma13.gradient", ref="Lemma 13", title="Gradients with attention (with bias)",
@@ -187,11 +204,16 @@ def _lemma13_grad(form, ctx):
     # is only run where it can succeed
     same = all(not certified_nonzero(form[i] - inst[i], f"lemma13.grad[{i}]") and sp.expand(form[i] - inst[i]) == 0
                for i in range(len(vb)))
+    inst_step = steps.exact(
+        r"The stated gradient is that chain rule at the derived logits: "
+        r"$\pi_0(\sigma(z_0) - p)\nabla z_0 + \pi_1(\sigma(z_1) - (1 - q))\nabla z_1$, component by component",
+        same, method="SymPy: each difference expanded to 0 (skipped where a point certifies it nonzero)",
+        domain="(e, w, a, b) in R^4 off 1 + ae^2 = 0",
+        obligations=[steps.Obligation("== 0", form[i] - inst[i], label=str(v)) for i, v in enumerate(vb)] if same else ())
     direct = _MA.gradient_with_bias
-    corr = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(4, ctx.points // 6))
-    return Outcome(gen.ok and same and corr.ok, "symbolic", f"{gen.evidence}; the form is its instance at the derived "
-                   f"logit: {same}", checked_domain="R^4 off 1 + ae^2 = 0 (exact)",
-                   corroboration=f"direct derivative minus the form: {corr.evidence}")
+    corr = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(4, ctx.points // 6),
+                    states="The direct derivative of $L(e, w, a, b)$ minus the stated gradient vanishes")
+    return Outcome.of(*gen.steps, inst_step, corroboration=corr.steps, checked_domain="R^4 off 1 + ae^2 = 0 (exact)")
 
 
 def _envelope_identity() -> Outcome:
@@ -202,10 +224,15 @@ def _envelope_identity() -> Outcome:
     d = sp.diff(Ff(Af, Cf(Af)), tt)
     F_c = sp.Derivative(Ff(Af, Cf(Af)), Cf(Af))       # the partial derivative in c at c = c*(A)
     F_A = sp.Derivative(Ff(Af, Cf(Af)), Af)
+    states = (r"For arbitrary $F$, $A(t)$, $c^\star$ with $F_c(A, c^\star(A)) = 0$: "
+              r"$\tfrac{d}{dt}F(A, c^\star(A)) = F_A(A, c^\star(A))\,A'$ (the envelope argument)")
     if not d.has(F_c):
-        return Outcome(False, "symbolic", f"the chain rule did not produce F_c: {d}")
-    ok = sp.expand(d.subs(F_c, 0) - F_A * sp.diff(Af, tt)) == 0
-    return Outcome(ok, "symbolic", f"d/dt F(A(t), c*(A(t))) = F_A(A, c*) A'(t) where F_c(A, c*) = 0, for arbitrary F, A, c*: {ok}")
+        return Outcome.of(steps.exact(states, False, method="SymPy chain rule with undefined functions",
+                                      values={"the chain rule gave no F_c term": "yes"}))
+    diff = sp.expand(d.subs(F_c, 0) - F_A * sp.diff(Af, tt))
+    return Outcome.of(steps.exact(states, diff == 0, method="SymPy chain rule with undefined functions, expanded",
+                                  domain="every differentiable F, A, c*",
+                                  obligations=[steps.Obligation("== 0", diff, label="envelope")]))
 
 
 @claim("lemma13.reduced_gradient", ref="Lemma 13", title="Reduced gradient: envelope = G'(A) grad A",
@@ -218,7 +245,8 @@ def _lemma13_red(form, ctx):
     """Proof: L(θ) = min_b L(θ, b) = F(A, c*(A)) (Lemma 13's b*), so by the envelope identity (exact, for arbitrary
     F, A, c*) ∇L = F_A(A, c*(A))∇A = G'(A)∇A (G' as in the structure); the printed ∇A must be the derived one
     exactly. Corroboration: the θ-part of ∇L(θ, b) at b = b*, evaluated at random points, equals G'(A) × form."""
-    o1 = matrix_identity(_MA.grad_A, form, ctx, "lemma13.gradA", branches=_MA.branches)
+    o1 = matrix_identity(_MA.grad_A, form, ctx, "lemma13.gradA", branches=_MA.branches,
+                         states=r"The stated $\nabla A$ is the derived one")
     env = _envelope_identity()
     fg = [compile_mp(x, _MA.params) for x in form]
     worst, n = mp.mpf(0), 0
@@ -234,10 +262,11 @@ def _lemma13_red(form, ctx):
                 worst = max([worst] + [abs(g4[i] - G1 * fg[i](*th)) / (1 + abs(g4[i])) for i in range(3)])
                 n += 1
     ok2 = worst < mp.mpf(10) ** (-(ctx.dps - 10))
-    out = combine(o1, env, evidence=f"grad A: {o1.evidence}; {env.evidence}")
-    return Outcome(out.ok and ok2, out.method, out.evidence, strength=out.level, checked_domain="R^3 (exact)",
-                   corroboration=f"|envelope gradient at b* - G'(A) * form| <= {mp.nstr(worst, 3)} at {n} random rational "
-                                 f"points of 3 chains, {ctx.dps} digits")
+    corr = steps.sampled(r"The $\theta$-part of $\nabla L(\theta, b)$ at $b = b^\star$ is $G'(A)$ times the stated "
+                         r"$\nabla A$", bool(ok2), method=f"mpmath at {ctx.dps + 10} digits", count=n, digits=ctx.dps,
+                         domain=f"{n} random rational points in [-2, 2]^3 of 3 chains",
+                         values={"max relative difference": mp.nstr(worst, 3), "tolerance": f"1e-{ctx.dps - 10}"})
+    return Outcome.of(*o1.steps, *env.steps, corroboration=[corr], checked_domain="R^3 (exact)")
 
 
 # --- Thms 9, 10: critical points by solving ----------------------------------------------------------
@@ -310,13 +339,15 @@ def _grad_A_zero_set_att() -> tuple[bool, str]:
         H = sp.groebner([sb, tb], wp, a, e, order="lex")
         suf = all(H.contains(c_) for c_ in comps)
         ok &= nec and suf
-        notes.append(f"{lab}, e != 0: s, t in the ideal of grad A: {nec}, grad A in the ideal (s, t): {suf}")
+        notes.append(f"{lab}, e != 0: s, t lie in the ideal of grad A: {'yes' if nec else 'no'}; grad A lies in the "
+                     f"ideal (s, t): {'yes' if suf else 'no'}")
     at0 = [sp.expand(g.subs(w, 0)) for g in _MA.grad_A]
     k0 = next((k for k in range(1, 6) if sp.groebner([x for x in at0 if x != 0], a, e, order="lex").contains(e**k)), None)
     e0 = all(sp.expand(g.subs(e, 0)) == 0 for g in _MA.grad_A)
     ok &= k0 is not None and e0
-    notes.append(f"w = 0: e^{k0} in the ideal of grad A: {k0 is not None}; e = 0 zeroes grad A: {e0}")
-    return ok, "; ".join(notes)
+    notes.append(f"w = 0: a power of e (e^{k0}) lies in the ideal of grad A: {'yes' if k0 is not None else 'no'}; "
+                 f"e = 0 zeroes grad A: {'yes' if e0 else 'no'}")
+    return ok, tuple(notes)
 
 
 def _kink_of_z0() -> tuple[bool, str]:
@@ -326,12 +357,13 @@ def _kink_of_z0() -> tuple[bool, str]:
     sg = sp.Symbol("sg_")
     off = _MA.offset.replace(lambda x: isinstance(x, sp.Abs) and x.has(a), lambda x: sg * x.args[0])
     if off.has(sp.Abs(s_)) or not off.has(sg):
-        return False, f"the offset has no |1 + ae^2| to resolve: {_MA.offset}"
+        return False, "the offset has no |1 + ae^2| to resolve", ()
     d = sp.diff(off, a)
     jump = sp.expand((d.subs(sg, 1) - d.subs(sg, -1)).subs(a, -1 / e**2))
     ratio = sp.cancel(jump / (e**4 * w * absw))
     ok = ratio.is_number and ratio != 0 and sp.expand(jump.subs(w, 0)) == 0
-    return ok, f"jump of d(z0)/da across 1 + ae^2 = 0: {sp.sstr(jump)} (= {ratio} e^4 w|w|, 0 at w = 0): {ok}"
+    return ok, f"{_tex(jump)}, {_tex(ratio)} times $e^4 w|w|$", (steps.Obligation("!= 0", ratio, label="jump / e^4 w|w|"),
+                                                                   steps.Obligation("== 0", sp.expand(jump.subs(w, 0)), label="at w = 0"))
 
 
 # the completeness argument does not depend on the form under test: the printed form and the negative
@@ -353,42 +385,54 @@ def _completeness(space, ctx) -> Outcome:
     so z0 = c*(A) reads b = c*(0) = log(p/q) (lemma5.special_cases)."""
     Gp = bias.G_derivative(1, CH)
     st = landscape.structure(CH)
-    steps = []
+    out = []
     if space == "R3":
-        o = matrix_identity(_MA.gradient_direct(), Gp.subs(S.A, _MA.A) * _MA.grad_A, ctx, "thm10.chain", _MA.branches)
-        steps.append(("grad L = G'(A) grad A (total derivative of L(theta, b*(theta)))", o))
+        out += matrix_identity(_MA.gradient_direct(), Gp.subs(S.A, _MA.A) * _MA.grad_A, ctx, "thm10.chain", _MA.branches,
+                               states=r"$\nabla L = G'(A)\nabla A$: the total derivative of $L(\theta, b^\star(\theta))$"
+                               ).steps
     else:
         Fx = bias.F(CH)
         FA, Fc = (sp.diff(Fx, v).subs({S.A: _MA.A, S.c: _MA.z0}) for v in (S.A, S.c))
         chain = sp.Matrix([FA * sp.diff(_MA.A, v) + Fc * sp.diff(_MA.z0, v) for v in _MA.params_with_bias])
-        o = matrix_identity(_MA.gradient_with_bias, chain, ctx, "thm9.chain", _MA.bias_branches)
-        steps.append(("grad L(theta, b) = F_A grad A + F_c grad z0 off 1 + ae^2 = 0 (chain rule)", o))
-        db = sp.diff(_MA.A, b) == 0 and sp.diff(_MA.z0, b) == 1
-        steps.append(("dA/db = 0, dz0/db = 1", Outcome(db, "symbolic", str(db), strength="proved")))
+        out += matrix_identity(_MA.gradient_with_bias, chain, ctx, "thm9.chain", _MA.bias_branches,
+                               states=r"$\nabla L(\theta, b) = F_A\nabla A + F_c\nabla z_0$ off $1 + ae^2 = 0$ (the chain "
+                                      r"rule)").steps
+        dA_db, dz_db = sp.diff(_MA.A, b), sp.diff(_MA.z0, b) - 1
+        out.append(steps.exact(r"$\partial A/\partial b = 0$ and $\partial z_0/\partial b = 1$", dA_db == 0 and dz_db == 0,
+                               method="SymPy derivative", obligations=[steps.Obligation("== 0", dA_db, label="dA/db"),
+                                                                       steps.Obligation("== 0", dz_db, label="dz0/db - 1")]))
         c_star = _MA.optimal_bias["c_star"]
-        root = identity(sp.diff(Fx, S.c).subs(S.c, c_star), sp.Integer(0), ctx, "thm9.root")
-        steps.append(("F_c(A, c*(A)) = 0", root))
+        out += identity(sp.diff(Fx, S.c).subs(S.c, c_star), sp.Integer(0), ctx, "thm9.root",
+                        states=r"$F_c(A, c^\star(A)) = 0$").steps
         uniq = st["F_jointly_strictly_convex"] == sp.true
-        steps.append(("F strictly convex (F_cc > 0): c* the only zero of F_c",
-                      Outcome(uniq, "symbolic", str(uniq), strength="proved")))
-        env = identity(Gp, sp.diff(Fx, S.A).subs(S.c, c_star), ctx, "thm9.envelope")
-        steps.append(("G'(A) = F_A(A, c*(A)) (envelope)", env))
-        kink_ok, kink = _kink_of_z0()
-        steps.append(("on 1 + ae^2 = 0", Outcome(kink_ok, "symbolic", kink, strength="proved")))
+        out.append(steps.exact(r"$F$ is strictly convex ($F_{cc} > 0$), so $c^\star$ is the only zero of $F_c$", uniq,
+                               method="the structure (structure.G_convex)",
+                               values={"F jointly strictly convex": "yes" if uniq else "no"}))
+        out += identity(Gp, sp.diff(Fx, S.A).subs(S.c, c_star), ctx, "thm9.envelope",
+                        states=r"$G'(A) = F_A(A, c^\star(A))$ (the envelope)").steps
+        kink_ok, kink, kink_obls = _kink_of_z0()
+        out.append(steps.exact(r"On $1 + ae^2 = 0$ with $w \ne 0$ the one-sided $\partial z_0/\partial a$ differ by a "
+                               r"nonzero multiple of $e^4 w|w|$ (a kink, zero at $w = 0$): $L$ is differentiable there "
+                               r"only where $F_c = 0$", kink_ok, method="SymPy: the one-sided derivatives of the offset",
+                               values={"jump": kink}, obligations=kink_obls))
         s_d, _ = _station_factors()
         a_st = sp.solve(s_d, a)
-        vanish = (sp.expand(_MA.A.subs(e, 0)) == 0 and sp.expand(_MA.offset.subs(e, 0)) == 0 and len(a_st) == 1
-                  and sp.simplify(_MA.A.subs(a, a_st[0])) == 0 and sp.simplify(_MA.offset.subs(a, a_st[0])) == 0)
-        steps.append(("A = 0 and z0 = b on e = 0 and on s = 0",
-                      Outcome(vanish, "symbolic", str(vanish), strength="proved")))
+        parts = ([sp.expand(_MA.A.subs(e, 0)), sp.expand(_MA.offset.subs(e, 0))]
+                 + ([sp.simplify(_MA.A.subs(a, a_st[0])), sp.simplify(_MA.offset.subs(a, a_st[0]))] if len(a_st) == 1 else []))
+        vanish = len(a_st) == 1 and all(x == 0 for x in parts)
+        out.append(steps.exact(r"$A = 0$ and $z_0 = b$ on $e = 0$ and on $1 + ae^2 = 0$, so there $z_0 = c^\star(A)$ reads "
+                               r"$b = c^\star(0) = \log(p/q)$", vanish, method="SymPy: substitution, simplified",
+                               obligations=[steps.Obligation("== 0", x, label=str(k)) for k, x in enumerate(parts)]))
     convex = st["G_second_positive"] == sp.true and st["G_prime_at_A_star"] == 0
-    steps.append(("G'' > 0 and G'(A*) = 0, so G' vanishes only at A*",
-                  Outcome(convex, "symbolic", str(convex), strength="proved")))
+    out.append(steps.exact(r"$G'' > 0$ and $G'(A^\star) = 0$, so $G'$ vanishes only at $A^\star$", convex,
+                           method="the structure (structure.G_convex, structure.G_prime)",
+                           values={"G'' > 0": "yes" if st["G_second_positive"] == sp.true else "no",
+                                   "G'(A*)": _tex(st["G_prime_at_A_star"])}))
     ok, how = _grad_A_zero_set_att()
-    steps.append(("grad A = 0 iff e = 0 or s = t = 0", Outcome(ok, "symbolic", how, strength="proved")))
-    return combine(*(o for _, o in steps), evidence="; ".join(
-        f"{name}: {o.evidence if (not o.ok or o.level != 'proved' or name.startswith(('grad A', 'on 1'))) else 'exact'}"
-        for name, o in steps))
+    out.append(steps.exact(r"$\nabla A = 0$ iff $e = 0$ or $1 + ae^2 = 0 = 1 + 2w|w|$", ok,
+                           method="SymPy Groebner bases on each branch of w (e and w invertible), and at w = 0",
+                           values=[("", x) for x in how]))
+    return Outcome.of(*out)
 
 
 #: the class each printed family's name asserts (Theta_station / Gamma_station: left open, `thm10.station_class`)
@@ -406,42 +450,61 @@ def _classes_check(form, derived, space, ctx) -> Outcome:
     named = [(n, region, _NAME_CLASS[n.split("_", 1)[-1]]) for n, region in form.items()
              if n.split("_", 1)[-1] in _NAME_CLASS]
     ok, notes = match_classes(named, derived, _MA.branches, word="named")
+    out = [steps.exact("Each family whose name asserts a class is matched by its region to exactly one derived family, "
+                       "of that class", ok, method="SymPy: regions compared exactly (same_region), classes read off the "
+                       "derived families", values=[("", x) for x in notes])]
     st = landscape.structure(CH)
     cls_in = _MA._classes
     Q = cls_in["Q"]
-    g0_sign = sign_exact(sp.cancel(st["G_prime_at_0"] / (p + q - 1)))
-    Q_ok = sp.expand(sp.cancel(_MA.A / e**2).subs(e, 0) - Q) == 0 and Q.free_symbols <= {w}
-    mono = all(sign_exact(sp.diff(Q.subs(sub), sub[w])) == 1 for sub in S.W_BRANCHES.values())
+    g0 = sp.cancel(st["G_prime_at_0"] / (p + q - 1))
+    out.append(steps.exact(r"$G'' > 0$ and $G'(A^\star) = 0$", st["G_second_positive"] == sp.true and
+                           st["G_prime_at_A_star"] == 0, method="the structure (structure.G_convex, structure.G_prime)",
+                           values={"G'(A*)": _tex(st["G_prime_at_A_star"])}))
+    out.append(steps.exact(r"$G'(0)/(p + q - 1) > 0$", sign_exact(g0) == 1, method="exact sign of the normal form",
+                           values={"G'(0)/(p+q-1)": _tex(g0)}, obligations=[steps.Obligation("> 0", g0, label="G'(0)/(p+q-1)")]))
+    q_gap = sp.expand(sp.cancel(_MA.A / e**2).subs(e, 0) - Q)
+    out.append(steps.exact(r"$A = e^2(1 + ae^2)Q$ near $e = 0$ with $Q = (A/e^2)|_{e=0}$ a function of $w$ alone",
+                           q_gap == 0 and Q.free_symbols <= {w}, values={"Q": _tex(Q)},
+                           obligations=[steps.Obligation("== 0", q_gap, label="(A/e^2)|e=0 - Q")]))
+    slopes = {lab: sp.diff(Q.subs(sub), sub[w]) for lab, sub in S.W_BRANCHES.items()}
+    out.append(steps.exact("$Q$ is strictly increasing (it changes sign at its zero)",
+                           all(sign_exact(x) == 1 for x in slopes.values()), method="exact sign on each branch of w",
+                           values={lab: _tex(x) for lab, x in slopes.items()},
+                           obligations=[steps.Obligation("> 0", x, label=lab) for lab, x in slopes.items()]))
     rho = sp.cancel(cls_in["sign"] / REGIME)
-    sign_ok = (sign_exact(rho) == 1 and sign_exact(cls_in["positive_factor"]) == 1
-               and sp.cancel(st["G_prime_at_0"] * Q / cls_in["sign"] - cls_in["positive_factor"]) == 0)
-    convex = st["G_second_positive"] == sp.true and st["G_prime_at_A_star"] == 0
-    prem = convex and g0_sign == 1 and Q_ok and mono and sign_ok
-    notes.append(f"premises: G'' > 0, G'(A*) = 0: {convex}; G'(0)/(p+q-1) > 0: {g0_sign == 1}; (A/e^2)|e=0 = Q = "
-                 f"{Q}: {Q_ok}; Q strictly increasing: {mono}; sign rule G'(0) Q = (positive) x {cls_in['sign']}: {sign_ok}")
+    rule_gap = sp.cancel(st["G_prime_at_0"] * Q / cls_in["sign"] - cls_in["positive_factor"])
+    out.append(steps.exact(r"The sign rule: $G'(0)Q$ = (a positive factor) $\times$ the derived condition, which is "
+                           r"$(p + q - 1)(1 + 2w|w|)$ times a positive factor",
+                           sign_exact(rho) == 1 and sign_exact(cls_in["positive_factor"]) == 1 and rule_gap == 0,
+                           values={"condition": _tex(cls_in["sign"]), "positive factor": _tex(cls_in["positive_factor"])},
+                           obligations=[steps.Obligation("> 0", rho, label="condition / (p+q-1)(1+2w|w|)"),
+                                        steps.Obligation("> 0", cls_in["positive_factor"], label="positive factor"),
+                                        steps.Obligation("== 0", rule_gap, label="G'(0) Q / condition - factor")]))
     if space == "R3":
         H0 = substitute(_MA.hessian, {e: 0})
         diag = sp.diag(2 * st["G_prime_at_0"] * Q, 0, 0)
-        o = matrix_identity(H0, diag, ctx, "thm10.hess_e0", _MA.branches)
-        prem &= o.ok and o.level == "proved"
-        notes.append(f"Hessian on e = 0 = diag(2 G'(0) Q, 0, 0): {'exact' if o.level == 'proved' else o.evidence}")
+        out += matrix_identity(H0, diag, ctx, "thm10.hess_e0", _MA.branches,
+                               states=r"The Hessian on $e = 0$ is $\mathrm{diag}(2G'(0)Q, 0, 0)$: its sign pattern is "
+                                      r"the condition's").steps
     else:
         fc = st["F_jointly_strictly_convex"] == sp.true
-        prem &= fc
-        notes.append(f"F jointly strictly convex: {fc}")
-    ok &= prem
-    return Outcome(ok, "symbolic (derived classes matched by region, exact premises)", "; ".join(notes),
-                   strength="proved", checked_domain="every family, every (p, q) with p + q != 1")
+        out.append(steps.exact(r"$F$ is jointly strictly convex: moving $b$ alone raises $L$, and $L \ge G(A)$ with "
+                               r"equality at $b^\star$", fc, method="the structure (structure.G_convex)",
+                               values={"F jointly strictly convex": "yes" if fc else "no"}))
+    return Outcome.of(*out, checked_domain="every family, every (p, q) with p + q != 1")
 
 
-def _station_corroboration(form, space, ctx) -> tuple[bool, str]:
+def _station_corroboration(form, space, ctx) -> steps.Step:
     """Sampled: the derived station points (e, -1/sqrt 2, -1/e^2) satisfy the printed station equations
     and have |grad L| ~ 0 at 50 digits, at two chains."""
     rng = random.Random(zlib.crc32(space.encode()))
     worst, notes, ok = mp.mpf(0), [], True
     key = "Gamma_station" if space == "R4" else "Theta_station"
+    states = (r"The derived station points $(e, -1/\sqrt2, -1/e^2)$ satisfy the stated equations of $" +
+              (r"\Gamma" if space == "R4" else r"\Theta") + r"_{\mathrm{station}}$ and are critical ($|\nabla L| \approx 0$)")
     if key not in form:
-        return False, f"no {key} printed"
+        return steps.sampled(states, False, method="high-precision evaluation", domain="no stated station family",
+                             count=0, values={"stated station family": "none"})
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(3, 10))):
         L = Landscape(pp, qq, attention=True)
         for ee, ww, aa in _station_points(rng, 3):
@@ -451,7 +514,7 @@ def _station_corroboration(form, space, ctx) -> tuple[bool, str]:
                 vals = [abs(mp.mpf(sp.N(substitute(lhs - rhs, at), ctx.dps))) for lhs, rhs in form[key]]
                 if max(vals) >= mp.mpf(10) ** (-(ctx.dps - 10)):
                     ok = False
-                    notes.append(f"station point {ee, ww, aa} violates the printed equations (residual {mp.nstr(max(vals), 3)})")
+                    notes.append(f"the station point at e = {ee} violates the stated equations (residual {mp.nstr(max(vals), 3)})")
                     continue
                 g = L.grad(pt) if space == "R3" else L.grad_b(pt, L.b_star(pt))
                 if g is None:
@@ -460,8 +523,9 @@ def _station_corroboration(form, space, ctx) -> tuple[bool, str]:
                     continue
                 worst = max([worst] + [abs(x) for x in g])
     ok &= worst < mp.mpf(10) ** (-(ctx.dps - 10))
-    return ok, (f"{'; '.join(notes) + '; ' if notes else ''}max |grad L| at 6 points of Theta_station ({space}, "
-                f"{ctx.dps + 20} digits, 2 chains) = {mp.nstr(worst, 3)}")
+    return steps.sampled(states, bool(ok), method=f"mpmath at {ctx.dps + 20} digits", count=6, digits=ctx.dps,
+                         domain=f"6 points of the station curve (rational e in (-2, 2)), {space}, (p, q) = (9/10, 9/10), "
+                                "(1/10, 3/10)", values=[("max |grad L|", mp.nstr(worst, 3))] + [("", x) for x in notes])
 
 
 def _sets_check(form, ctx):
@@ -473,22 +537,27 @@ def _sets_check(form, ctx):
     |grad L| at points of Theta_station, high precision."""
     space = "R4" if isinstance(form, dict) and "Gamma_star" in form else "R3"
     if not isinstance(form, dict):
-        return Outcome(False, "validation", f"not a dict of families: {form!r}", strength="proved")
+        return Outcome.of(steps.exact("The statement is a set of named critical families", False,
+                                      method="the form's type", values={"form": type(form).__name__}))
     derived_sets = _MA.critical_sets(space == "R4")
     derived = {cs.name: cs for cs in derived_sets}
     same = critical_sets_outcome(derived, form, ctx, branches=_MA.branches)
-    cover_ok, cover = e_axis_cover(form, bias=space == "R4")
+    cover_ok, _ = e_axis_cover(form, bias=space == "R4")
+    cover_step = steps.exact(
+        r"The stated families on $e = 0$ cover the line $e = 0$: " + (
+            r"$\Gamma_{\min}$, $\Gamma_{\mathrm{sad}}$ have the complementary conditions $f > 0$, $f \le 0$"
+            if space == "R4" else
+            r"$\Theta_{\min}$, $\Theta_{\max}$ have the conditions $f > 0$, $f < 0$ and $f = 0$ on $e = 0$ exactly at "
+            r"the $w$ of $\Theta_{\mathrm{sad}}$") + r" ($f = (p + q - 1)(1 + 2w|w|)$)", cover_ok,
+        method="SymPy: the conditions' sides compared; the zeros of 1 + 2w|w| solved on each half-line")
     proof = _completeness(space, ctx)
     classes = _classes_check(form, derived_sets, space, ctx)
-    st_ok, st_ev = _station_corroboration(form, space, ctx)
-    ok = same.ok and cover_ok and proof.ok and classes.ok and st_ok
-    level = combine(same, proof, classes).level
+    station = _station_corroboration(form, space, ctx)
     stated = "(p, q) in (0,1)^2, p+q != 1; " + ("(e, w, a, b) in R^4" if space == "R4" else "(e, w, a) in R^3")
-    return Outcome(ok, "symbolic (solve, exact comparison, completeness argument, derived classes)",
-                   f"derived vs printed families: {same.evidence}; cover of e = 0: {cover}; completeness: "
-                   f"{proof.evidence}; classes: {classes.evidence}",
-                   strength=level, checked_domain=stated if level == "proved" else proof.checked_domain,
-                   corroboration=f"{same.corroboration}; {st_ev}")
+    out = Outcome.of(*same.steps, cover_step, *proof.steps, *classes.steps,
+                     corroboration=[*same.corroborations, station])
+    return Outcome.of(*out.steps, corroboration=out.corroborations,
+                      checked_domain=stated if out.level == "proved" else out.checked_domain)
 
 
 @claim("thm9.critical_points", ref="Thm 9", title="All critical points with attention and bias (R^4)",
@@ -592,13 +661,19 @@ def _station_facts(model) -> tuple:
     printed_lam = [0, 2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4),
                    -2 * sp.sqrt(2) * pi0 * pi1 * (p + q - 1) * es * sp.sqrt(es**6 + 4)]
     # simplify is only asked to reach 0 where the difference is not certified nonzero at a point (`certified_nonzero`)
-    lam_ok = all(any(not certified_nonzero(x - y, "station.lam") and sp.simplify(x - y) == 0 for y in lam)
-                 for x in printed_lam)
+    pairs = [next((y for y in lam if not certified_nonzero(x - y, "station.lam") and sp.simplify(x - y) == 0), None)
+             for x in printed_lam]
+    lam_ok = all(y is not None for y in pairs)
     # strictness: one eigenvalue of each sign whenever p + q != 1 (their product is -(...)^2 (p+q-1)^2)
-    signs = {sp.sign(sp.simplify(x.subs(es, 1) / (p + q - 1))) for x in lam
-             if certified_nonzero(x, "station.lam") or sp.simplify(x) != 0}
-    strict = signs == {1, -1}          # one eigenvalue of each sign, times the factor p + q - 1 != 0
-    return lam, derived, lam_ok, strict
+    # the sign of each nonzero eigenvalue divided by p + q - 1, decided exactly for every e > 0 and (p, q)
+    ratios = [sp.cancel(x / (p + q - 1)) for x in lam if certified_nonzero(x, "station.lam") or sp.simplify(x) != 0]
+    signs = [sign_exact(r) for r in ratios]
+    strict = sorted(s for s in signs if s is not None) == [-1, 1] and len(signs) == 2
+    obls = tuple(steps.Obligation("== 0", x - y, label=f"eigenvalue {k}") for k, (x, y) in enumerate(zip(printed_lam, pairs))
+                 if y is not None)
+    strict_obls = tuple(steps.Obligation({1: "> 0", -1: "< 0"}[s], r, label=f"eigenvalue/(p+q-1) {k}")
+                        for k, (r, s) in enumerate(zip(ratios, signs)) if s in (1, -1))
+    return lam, derived, lam_ok, strict, obls, strict_obls
 
 
 @claim("thm10.station_class", ref="Remark 5 / Thm 10 (our result)", title="Theta_station: strict saddles",
@@ -611,18 +686,26 @@ def _station_facts(model) -> tuple:
        uses=("thm10.critical_points", "thm9.critical_points", "structure.G_prime"), section=SECTION,
        domain="Theta_station (e != 0); (p, q) in (0,1)^2, p+q != 1")
 def _station(form, ctx):
-    lam, derived, lam_ok, strict = _station_facts(_MA)
-    ok_sym = lam_ok and strict and derived == form
+    lam, derived, lam_ok, strict, obls, strict_obls = _station_facts(_MA)
     ok_num, rows = _station_evidence(ctx, form)
-    ev = "; ".join(f"p={pp}, q={qq}, e={ee}: R3 {c3}, R4 {c4}, max |dL/(eps^2 lambda/2) - 1| = {mp.nstr(r, 3)}"
-                   for pp, qq, ee, c3, c4, r in rows[:3])
-    shown = ", ".join(f"{k}: {v}" for k, v in sorted(derived.items()))
-    return Outcome(ok_sym and ok_num, "symbolic (Hessian eigenvalues on the whole station curve)",
-                   f"derived classes {shown}; eigenvalues of the reduced Hessian {', '.join(sp.sstr(x) for x in lam)} "
-                   f"(one of each sign when p + q != 1: {strict}); they equal the stated ones: {lam_ok}",
-                   checked_domain="every e != 0 on the station curve, every (p, q) with p + q != 1 (exact)",
-                   corroboration=f"neighbourhood test at {len(rows)} points (3 chains incl. p+q<1, {ctx.dps} digits, "
-                                 f"eps = 1e-8): {ev}")
+    dom = "every e != 0 on the station curve, every (p, q) with p + q != 1"
+    out = [steps.exact(r"The eigenvalues of the reduced Hessian on $\Theta_{\mathrm{station}}$ are $0$ and "
+                       r"$\pm 2\sqrt2\,\pi_0\pi_1(p+q-1)|e|\sqrt{e^6+4}$", lam_ok,
+                       method="SymPy: the derived eigenvalues against the stated ones, simplified", domain=dom,
+                       values={"derived": ", ".join(_tex(x) for x in lam)}, obligations=obls),
+           steps.exact(r"One eigenvalue of each sign when $p + q \neq 1$: every point is a strict saddle of $L(e, w, a)$",
+                       strict, method="exact signs (normal form) of the eigenvalues divided by p + q - 1", domain=dom,
+                       obligations=strict_obls),
+           steps.exact(r"The derived classes of $\Theta_{\mathrm{station}}$ and $\Gamma_{\mathrm{station}}$ are the stated ones",
+                       derived == form, method="the classes of the derived critical families", domain=dom,
+                       values={k: f"derived {derived.get(k, 'none')}, stated {v}" for k, v in sorted(form.items())})]
+    corr = steps.sampled("Along the eigen-directions the loss moves as the predicted curvature says, and the stated "
+                         "classes are the ones seen", ok_num, method=f"mpmath at {ctx.dps + 30} digits, steps eps = 1e-8",
+                         domain=f"{len(rows)} points of the station curve at (p, q) = (9/10, 9/10), (1/10, 1/10), (1/5, 7/10)",
+                         count=len(rows), digits=ctx.dps,
+                         values=[(f"p = {pp}, q = {qq}, e = {ee}", f"R^3 {c3}, R^4 {c4}, max |dL/(eps^2 lambda/2) - 1| = "
+                                  f"{mp.nstr(r, 3)}") for pp, qq, ee, c3, c4, r in rows[:3]])
+    return Outcome.of(*out, corroboration=[corr], checked_domain=f"{dom} (exact)")
 
 
 @claim("remark5.hessian", ref="Remark 5", title="Is the Hessian undefined on Theta_station?",
@@ -647,10 +730,17 @@ def _remark5(form, ctx):
     jump = sp.simplify((one_sided.subs(sg, 1) - one_sided.subs(sg, -1)).subs(w, w_neg := S.w_neg).subs(w_neg, -1 / sp.sqrt(2)))
     r4 = "undefined" if sp.simplify(jump) != 0 else "defined"
     derived = {"R3": r3, "R4": r4}
-    return Outcome(derived == form, "symbolic",
-                   f"A(e, w, a) contains |1 + ae^2|: {kink3}; jump of d z0/da across 1 + ae^2 = 0 at w = -1/sqrt 2: "
-                   f"{sp.sstr(jump)} (times F_cc = pi0 pi1 > 0 it is the jump of d^2 L/da db); derived: the Hessian in "
-                   f"R^3 is {r3}, in R^4 {r4}", checked_domain="the whole station curve (exact)")
+    out = [steps.exact(r"$A(e, w, a)$ has no $|1 + ae^2|$: $L(e, w, a) = G(A)$ is analytic near $\Theta_{\mathrm{station}}$, "
+                       r"its Hessian exists there", not kink3, method="SymPy: the atoms of the derived A",
+                       values={"A contains |1 + ae^2|": "yes" if kink3 else "no"}),
+           steps.exact(r"Across $1 + ae^2 = 0$ at $w = -1/\sqrt2$ the one-sided $\partial z_0/\partial a$ jump (times "
+                       r"$F_{cc} = \pi_0\pi_1 > 0$ this is the jump of $\partial^2 L/\partial a\,\partial b$): the Hessian "
+                       r"of $L(e, w, a, b)$ is undefined there", sp.simplify(jump) != 0,
+                       method="SymPy: the one-sided derivatives, simplified", values={"jump": _tex(jump)},
+                       obligations=[steps.Obligation("!= 0", jump, label="jump")]),
+           steps.exact("The stated verdicts are the derived ones", derived == form, method="comparison",
+                       values={k: f"derived {derived[k]}, stated {form.get(k, 'none')}" for k in ("R3", "R4")})]
+    return Outcome.of(*out, checked_domain="the whole station curve (exact)")
 
 
 # --- Lemma 14: energy -----------------------------------------------------------------------------
@@ -665,11 +755,11 @@ E_RECON = e**2 - 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw))
        uses=("lemma13.reduced_gradient",), section=SECTION, domain="(e, w, a) in R^3, w != 0")
 def _lemma14(form, ctx):
     gE = sp.Matrix([sp.diff(form, v) for v in _MA.params])
-    o1 = identity((gE.T * _MA.grad_A)[0, 0], 0, ctx, "lemma14.dot", branches=_MA.branches)
-    o2 = identity(_MA.energy, form, ctx, "lemma14.derived", branches=_MA.branches)
-    return Outcome(o1.ok and o2.ok, "symbolic",
-                   f"grad E . grad A = 0 (so grad E . grad L = G'(A) grad E . grad A = 0): {o1.evidence}; "
-                   f"form vs E integrated from the flow equations: {o2.evidence}")
+    o1 = identity((gE.T * _MA.grad_A)[0, 0], 0, ctx, "lemma14.dot", branches=_MA.branches,
+                  states=r"$\nabla E\cdot\nabla A = 0$, so $\nabla E\cdot\nabla L = G'(A)\,\nabla E\cdot\nabla A = 0$")
+    o2 = identity(_MA.energy, form, ctx, "lemma14.derived", branches=_MA.branches,
+                  states="The stated $E$ is the energy integrated from the flow equations")
+    return combine(o1, o2)
 
 
 @claim("lemma14.ea_plane", ref="Lemma 14", title="The ea-plane is invariant",
@@ -680,10 +770,13 @@ def _lemma14(form, ctx):
 def _lemma14_plane(form, ctx):
     """form = the printed dA/dw: it must be the derived one (both half-planes) and vanish on w = 0."""
     idx = _MA.params.index(w)
-    same = identity(_MA.grad_A[idx], form, ctx, "lemma14.plane", branches=_MA.branches)
+    same = identity(_MA.grad_A[idx], form, ctx, "lemma14.plane", branches=_MA.branches,
+                    states=r"The stated $\partial_w A$ is the derived one")
     on_plane = sp.simplify(form.subs(w, 0))
-    return Outcome(same.ok and on_plane == 0, same.method,
-                   f"form vs derived dA/dw: {same.evidence}; on w = 0 it is {on_plane}")
+    plane = steps.exact(r"$\partial_w A = 0$ on $w = 0$, so $\dot w = -G'(A)\partial_w A = 0$ there: the plane is "
+                        r"invariant", on_plane == 0, method="SymPy: substitution, simplified",
+                        values={"on w = 0": _tex(on_plane)}, obligations=[steps.Obligation("== 0", on_plane, label="w = 0")])
+    return Outcome.of(*same.steps, plane)
 
 
 # --- Lemmas 15, 16, Thms 3, 11: flows -----------------------------------------------------------------
@@ -719,25 +812,39 @@ def _flows(dps):
                  r"diverges: \texttt{r3.lemma15\_thm3}) $\lim_t \theta_t = \theta_{\lim}$ exists and "
                  r"$\nabla L(\theta_{\lim}) = 0$ (the attention loss).",
        domain="the 5 sampled starts of two chains (the statement for every start is false: see r3.lemma15_thm3)",
-       printed=lambda: "attention", mutant=lambda: "no_attention", uses=("lemma13.reduced_gradient",), section=SECTION)
+       printed=lambda: {"starts": "sampled"}, mutant=lambda: {"starts": "every"}, uses=("lemma13.reduced_gradient",),
+       section=SECTION)
 def _lemma15(form, ctx):
+    """form: the starts the statement speaks of: "sampled" (the 5 shared starts of two chains) or "every" (Lemma 15
+    as the paper prints it: every start of R^3, put to the test on the 5 starts and a start within 10^-55 of the
+    surface S x [0, oo) of r3.lemma15_thm3). The same check for both: the flow from each start has converged
+    (within the integrator's limits) to a point where |grad L| is below the tolerance of its precision."""
     worst, conv, dps = mp.mpf(0), 0, ctx.flows
+    rows = []
     for pp, qq, th0, res in _flows(dps):
         conv += res.converged
         with mp.workdps(dps + 10):
-            if form == "attention":
-                g = Landscape(pp, qq, attention=True).grad(res.theta)
-            else:       # the mutant: the limit is a critical point of the loss without attention, L(e, w)
-                g = Landscape(pp, qq).at(res.theta[:2], dps=dps).grad
+            g = Landscape(pp, qq, attention=True).grad(res.theta)
             worst = max([worst] + [abs(x) for x in g])
     n = len(_flows(dps))
+    if form["starts"] == "every":
+        from local2global.proofs.claims_35_basins_r3 import divergent_flow
+        fl = divergent_flow(dps)
+        n += 1
+        conv += fl["status"] == "converged"
+        rows.append(("the start near S x [0, oo) (p = q = 9/10)", f"status {fl['status']} at t = {fl['t']}, a = {fl['a']}, "
+                     f"|grad L| = {fl['grad']}"))
     # the flows stop at distance ~10^-(dps/2 - 2) from the critical set, so |grad L| there is ~10^-(dps/2 - 2)
     tol = mp.mpf(10) ** -(dps // 2 - 4)
     ok = conv == n and worst < tol
-    return Outcome(ok, f"numeric: {n} flows at {dps} digits (both regimes, one start on the ea-plane)",
-                   f"{conv}/{n} converged; max |grad L({form})| at the limits = {mp.nstr(worst, 3)} "
-                   f"(tolerance {mp.nstr(tol, 2)})",
-                   checked_domain=f"{n} starts of two chains (p = q = 9/10, p = q = 1/10)")
+    where = ("the 5 sampled starts" if form["starts"] == "sampled" else
+             "every start, tried on the 5 sampled starts and one within 10^-55 of S x [0, oo)")
+    return Outcome.of(steps.sampled(
+        rf"From {where} the flow converges to a point where $\nabla L = 0$", ok,
+        method=f"the repository integrator at {dps} digits (both regimes, one start on the ea-plane)", count=n,
+        digits=dps, domain=f"{n} starts of two chains (p = q = 9/10, p = q = 1/10)",
+        values=[("converged", f"{conv} of {n}"), ("max |grad L| at the limits", mp.nstr(worst, 3)),
+                ("tolerance", mp.nstr(tol, 2))] + rows))
 
 
 @claim("lemma16.energy_limit", ref="Lemma 16", title="Energy at the limit point",
@@ -756,7 +863,8 @@ def _lemma16(form, ctx):
     domain), hence E(theta_lim) = lim E(theta_t) = E(theta_0). On the ea-plane dw/dt = 0 (lemma14.ea_plane),
     so the plane is invariant and so is its closure. Corroboration: flows at the context's flow precision,
     |E(theta_lim) - E(theta_0)| and the ea-plane start."""
-    same = identity(_MA.energy, form, ctx, "lemma16.derived", branches=_MA.branches)
+    same = identity(_MA.energy, form, ctx, "lemma16.derived", branches=_MA.branches,
+                    states="The energy whose value at the limit is stated is Lemma 14's conserved $E$")
     sv = sp.Symbol("s", positive=True)
     lim_neg = sp.limit(form.subs(absw, sv).subs(w, -sv), sv, 0, "+")
     lim_pos = sp.limit(form.subs(absw, sv).subs(w, sv), sv, 0, "+")
@@ -778,13 +886,30 @@ def _lemma16(form, ctx):
                 continue
             worst = max(worst, abs(fE(*res.theta) - fE(*[mp.mpf(x.numerator) / x.denominator for x in th0])))
     tol = mp.mpf(10) ** -(dps // 2)
-    ok = same.ok and barrier and cont
-    return Outcome(ok and plane_ok and worst < tol, "symbolic (Lemma 14's E, its barrier at w = 0, continuity off it)",
-                   f"form vs Lemma 14's E: {same.evidence}; limits at w -> 0-, 0+: {lim_neg}, {lim_pos}; continuous "
-                   f"on w > 0 and w < 0: {cont}",
-                   strength="proved", checked_domain="every convergent trajectory (exact argument)",
-                   corroboration=f"max |E(theta_lim) - E(theta_0)| = {mp.nstr(worst, 3)} over the flows at {dps} digits "
-                                 f"(tolerance {mp.nstr(tol, 2)}); the ea-plane start stays on it: {plane_ok}")
+    lim_text = {sp.oo: "+oo", -sp.oo: "-oo"}
+    out = [*same.steps,
+           steps.exact(r"$E \to -\infty$ as $w \to 0^-$ and $E \to +\infty$ as $w \to 0^+$, for every $(e, a)$",
+                       barrier, method="SymPy limits with |w| = s > 0",
+                       values={"w -> 0-": lim_text.get(lim_neg, _tex(lim_neg)), "w -> 0+": lim_text.get(lim_pos, _tex(lim_pos))}),
+           steps.exact(r"$E$ is a polynomial in $(e, a)$ plus a function of $w$ continuous on $w > 0$ and on $w < 0$", cont,
+                       method="SymPy: the split of E and continuous_domain on each half-line",
+                       values={"split into a polynomial in (e, a) and a part in w": "yes" if split else "no"}),
+           steps.argued(r"Along a convergent trajectory off the $ea$-plane $E(\theta_{\lim}) = E(\theta_0)$; from the "
+                        r"$ea$-plane the limit stays on it",
+                        "E(θ_t) = E(θ_0) for every t (Lemma 14, the stated E is its conserved energy). A convergent "
+                        "trajectory is bounded, so (e_t, a_t) stays in a compact set on which the polynomial part of E is "
+                        "bounded; as E(θ_t) is constant and finite, the w-part stays bounded too, and since it tends to "
+                        "-oo as w -> 0- and to +oo as w -> 0+ (the barrier), w_t stays away from 0 (w keeps its sign: "
+                        "w = 0 is invariant, lemma14.ea_plane). Hence w_lim != 0, E is continuous at θ_lim (continuity "
+                        "off w = 0), and E(θ_lim) = lim E(θ_t) = E(θ_0). On the ea-plane w' = 0 (lemma14.ea_plane), so "
+                        "a start there stays there and so does its limit.")]
+    corr = steps.sampled(r"$|E(\theta_{\lim}) - E(\theta_0)|$ is below the tolerance of the flows' precision, and the "
+                         r"start on the $ea$-plane stays on it", bool(plane_ok and worst < tol),
+                         method=f"the repository integrator at {dps} digits", count=len(_flows(dps)), digits=dps,
+                         domain="the 5 shared starts of two chains (p = q = 9/10, p = q = 1/10)",
+                         values={"max |E(theta_lim) - E(theta_0)|": mp.nstr(worst, 3), "tolerance": mp.nstr(tol, 2),
+                                 "the ea-plane start stays on it": "yes" if plane_ok else "no"})
+    return Outcome.of(*out, corroboration=[corr], checked_domain="every convergent trajectory")
 
 
 @claim("thm3.limits", ref="Thm 3", title="GF-Attention ends on the critical sets of Thm 10",
@@ -808,9 +933,17 @@ def _thm3(form, ctx):
             worst = max(worst, abs(L - mp.mpf(sp.N(val, dps + 10))) if cls is not None else mp.inf)
     tol = mp.mpf(10) ** -(dps // 2 - 4)
     ok = None not in classes and worst < tol
-    return Outcome(ok, f"numeric: {len(classes)} flows at {dps} digits", f"limit classes {classes}; max |L(theta_lim) - "
-                   f"predicted loss| = {mp.nstr(worst, 3)} (tolerance {mp.nstr(tol, 2)})",
-                   checked_domain=f"{len(classes)} starts of two chains (p = q = 9/10, p = q = 1/10)")
+    counts = {}
+    for c in classes:
+        counts[c or "no class"] = counts.get(c or "no class", 0) + 1
+    names = {"entropy_rate": "the entropy rate H(x_{n+1} | x_n)", "marginal_entropy": "the marginal entropy H(x_n)"}
+    return Outcome.of(steps.sampled(
+        "The flows end on the critical sets of Thm 10, at the stated loss: " + names.get(form["global_min"], "?")
+        + r" on $\Theta^\star$, " + names.get(form["other"], "?") + " on the other sets", ok,
+        method=f"the repository integrator at {dps} digits; classes by the derived critical sets", count=len(classes),
+        digits=dps, domain=f"{len(classes)} starts of two chains (p = q = 9/10, p = q = 1/10)",
+        values={"limit classes": ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
+                "max |L(theta_lim) - stated loss|": mp.nstr(worst, 3), "tolerance": mp.nstr(tol, 2)}))
 
 
 @claim("thm11.small_init", ref="Thm 11 (linearisation at the origin)",
@@ -839,11 +972,25 @@ def _thm11(form, ctx):
             with mp.workdps(ctx.flows + 10):
                 cls.append(_limit_class(p2, q2, res.theta, ctx.flows))
     corr_ok = bool(cls) and all(c == ("local_min" if gt1 else "global_min") for c in cls)
-    return Outcome(same and small_w and corr_ok, "symbolic (the linear part of the derived flow at the origin)",
-                   f"rate of e at e = 0: {sp.sstr(rate)}; at the origin {sp.sstr(at0)} > 0 iff {sp.sstr(claimed)}: {same} ({how}); "
-                   f"dw/dt, da/dt vanish to first order in e: {small_w}",
-                   strength="proved", checked_domain="(p, q) in (0,1)^2 (exact relation)",
-                   corroboration=f"the small starts of p = q = {chain[0]} ({ctx.flows} digits) end in {cls}")
+    kind, side = relation_form(claimed)
+    ratio = sp.cancel(at0 / side) if side != 0 else sp.nan
+    out = [steps.exact(r"The rate of $e$ at $e = 0$ is $2G'(0)\,\partial_e^2 A|_{e=0}/2$, read off the derived "
+                       r"$\nabla A$ and $G'(0)$; at the origin it is positive exactly where the stated relation holds",
+                       bool(same), method="SymPy: the derivative at e = 0; the relations compared exactly (a ratio of "
+                       "strict sign)", domain="(p, q) in (0,1)^2",
+                       values={"rate at e = 0": _tex(rate), "at the origin": _tex(at0), "stated": _tex(claimed),
+                               "comparison": how},
+                       obligations=[steps.Obligation("> 0", ratio, label="rate / stated side")] if same and kind == ">" else ()),
+           steps.exact(r"$\dot w$ and $\dot a$ vanish to first order in $e$ at $e = 0$", small_w,
+                       method="SymPy: the e-derivatives of the w- and a-components of grad A at e = 0",
+                       obligations=[steps.Obligation("== 0", sp.diff(_MA.grad_A[k], e).subs(e, 0), label=str(v))
+                                    for k, v in ((1, "w"), (2, "a"))])]
+    corr = steps.sampled(f"The small starts of the chain p = q = {chain[0]} end at a "
+                         + ("local minimum" if gt1 else "global minimum"), corr_ok,
+                         method=f"the repository integrator at {ctx.flows} digits", count=len(cls), digits=ctx.flows,
+                         domain=f"the shared starts of p = q = {chain[0]} with |theta_0| <= 1/5",
+                         values={"classes": ", ".join(str(c) for c in cls) or "none"})
+    return Outcome.of(*out, corroboration=[corr], checked_domain="(p, q) in (0,1)^2 (exact relation)")
 
 
 _FIG5_CHAINS = {"p+q>1": (Fraction(9, 10), Fraction(9, 10)), "p+q<1": (Fraction(1, 10), Fraction(1, 10))}
@@ -871,6 +1018,10 @@ def _fig5(form, ctx):
         counts = _fig5_counts(regime, ctx.flows)
         k, n = counts.get("local_min", 0), sum(counts.values())
         ok = ok and (k == n if form[regime] == "attracting" else k == 0)
-        rows.append(f"{regime}: {k}/{n} end at a local minimum (claimed {form[regime]}; classes {counts})")
-    return Outcome(ok, f"numeric: 2 x 8 Gaussian starts, sigma = 0.1, flows at {ctx.flows} digits", "; ".join(rows),
-                   checked_domain="8 seeded Gaussian starts (sigma = 1/10) per regime, p = q = 9/10 and p = q = 1/10")
+        rows.append((regime, f"{k} of {n} end at a local minimum (stated: {form[regime]}); classes "
+                             + ", ".join(f"{c} {m}" for c, m in sorted(counts.items()))))
+    return Outcome.of(steps.sampled(
+        "Near the origin the local minima attract the flow for $p + q > 1$ and repel it for $p + q < 1$"
+        if form["p+q>1"] == "attracting" else "Near the origin the local minima attract and repel the flow as stated",
+        ok, method=f"the repository integrator at {ctx.flows} digits", count=16, digits=ctx.flows,
+        domain="8 seeded Gaussian starts (sigma = 1/10) per regime, p = q = 9/10 and p = q = 1/10", values=rows))

@@ -25,7 +25,8 @@ from local2global.symbolic.markov import MarkovChain
 
 from local2global.proofs._certify import certify_sign
 from local2global.proofs._checks import W_BRANCHES_0, exact_zero, identity, sign_exact
-from local2global.proofs._registry import Outcome, claim, combine
+from local2global.proofs import _steps as steps
+from local2global.proofs._registry import Outcome, claim
 from local2global.symbolic.model import canonical_model
 
 _M = canonical_model()
@@ -97,13 +98,12 @@ D_F2 = ("(p, q) in (0,1)^2 with p + q > 1; every theta with A(theta) > A* = log(
         "in particular every theta with |A(theta)| < |A*| (a neighbourhood of the saddle)")
 
 
-def _f2_interval_corroboration(form) -> tuple[bool, str]:
+def _f2_interval_corroboration(form) -> tuple[bool, list]:
     """The form at b* certified negative with arb on the old box |A| <= 1/50, p, q in [1/100, 99/100],
     p + q >= 6/5 (c* in the root form that does not cancel on each half of the box)."""
     in_s = sp.sympify(form).subs(b, sp.log(sland.s0 / (1 - sland.s0)) + e**2 / 2)
     certs = _at_optimal_offset(in_s, {**PQ_BOX_F2, A: A_NEAR_SADDLE}, -1, where=(p + q - 1 - ETA_F2,), max_depth=30)
-    ok = all(c.ok for c in certs)
-    return ok, "interval arithmetic (arb, python-flint) on the old box: " + "; ".join(c.summary() for c in certs)
+    return all(c.ok for c in certs), certs
 
 
 @claim("cert.thm2.f2_negative", ref="Thm 2 (proof)", title="f2 < 0 near the saddle for p+q > 1",
@@ -122,28 +122,48 @@ def _check_f2(form, ctx):
     (5) exp is increasing: sign(K - K*) = sign(A - A*). Hence sign f2 = sign(A* - A), and for p + q > 1,
         exp(A*) - 1 = (1-p-q)/(pq) < 0, i.e. A* < 0."""
     derived_f2 = _M.residual_parts()[1]
-    o1 = identity(derived_f2, form, ctx, "f2.form", W_BRANCHES_0)
+    o1 = identity(derived_f2, form, ctx, "f2.form", W_BRANCHES_0, states="The stated $f_2$ is Lemma 3's (the derived "
+                  "residual at $X = 0$)")
     U, x = sp.Symbol("U", positive=True), p / (1 - p)
     at_min = sp.sympify(form).subs(b, sp.log(U) + e**2 / 2)
     e_free = e not in at_min.free_symbols
-    b_is_c = sp.expand(_M.b_star - e**2 / 2 - bias.derive_optimal_bias(CH)["c_star"].subs(A, _M.A)) == 0
-    step2 = e_free and b_is_c and exact_zero(at_min - (1 - p) * (U - x) / (1 + U))[0]
-    g = bias.derive_optimal_bias(CH)["quadratic"]
-    poly = sp.Poly(g, S.u)
-    step3 = sp.expand(g.subs(S.u, 0) + p) == 0 and sign_exact(poly.LC()) == 1
+    opt = bias.derive_optimal_bias(CH)
+    b_gap = sp.expand(_M.b_star - e**2 / 2 - opt["c_star"].subs(A, _M.A))
+    f2_gap = at_min - (1 - p) * (U - x) / (1 + U)
+    step2 = e_free and b_gap == 0 and exact_zero(f2_gap)[0]
+    g, us, um = opt["quadratic"], opt["u_star"], opt["u_minus"]
+    fact_gap = g - S.K * q * (S.u - us) * (S.u - um)
+    step3 = exact_zero(fact_gap)[0] and sign_exact(us) == 1 and sign_exact(um) == -1
     K_star = (1 - p) * (1 - q) / (p * q)
-    step4 = sp.cancel(g.subs(S.u, x) - p**2 * q / (1 - p) ** 2 * (S.K - K_star)) == 0 and \
-        sp.cancel(sp.exp(sland.structure(CH)["A_star"]) - K_star) == 0
-    star_neg = sp.cancel(K_star - 1 - (1 - p - q) / (p * q)) == 0
-    ok = o1.ok and step2 and step3 and step4 and star_neg
-    evidence = (f"form = Lemma 3's f2: {o1.evidence}; at b* (b* - e^2/2 = c*(A) = log u*): f2 = (1-p)(u* - p/(1-p))/(1 + u*), e-free: {step2}; "
-                f"g(0) = -p, leading coefficient qK > 0: {step3}; g(p/(1-p)) = p^2 q (K - K*)/(1-p)^2 with "
-                f"K* = exp(A*): {step4}; exp(A*) - 1 = (1-p-q)/(pq): {star_neg}")
-    corr = ""
-    if ok:
-        c_ok, corr = _f2_interval_corroboration(form)
-        ok &= c_ok
-    out = combine(o1)
-    return Outcome(ok, "symbolic (sign of f2 at b* through Lemma 5's quadratic)", evidence, strength=out.level,
-                   checked_domain="(p, q) in (0,1)^2 and every theta: sign f2(b*) = sign(A* - A)"
-                   if out.level == "proved" else out.checked_domain, corroboration=corr)
+    g_gap = sp.cancel(g.subs(S.u, x) - p**2 * q / (1 - p) ** 2 * (S.K - K_star))
+    star_gap = sp.cancel(sp.exp(sland.structure(CH)["A_star"]) - K_star)
+    step4 = g_gap == 0 and star_gap == 0
+    neg_gap = sp.cancel(K_star - 1 - (1 - p - q) / (p * q))
+    out = [*o1.steps,
+           steps.exact(r"At $b = b^\star$, $b - e^2/2 = c^\star(A) = \log u^\star$ and "
+                       r"$f_2 = (1 - p)(u^\star - x)/(1 + u^\star)$ with $x = p/(1 - p)$ ($e$ drops out)", step2,
+                       method="SymPy: b* - e^2/2 - c*(A) expanded; the f2 identity by the exact normal form",
+                       obligations=[steps.Obligation("== 0", b_gap, label="b* - e^2/2 - c*(A)"),
+                                    steps.Obligation("== 0", f2_gap, label="f2 at b = log U + e^2/2")]),
+           steps.exact(r"$g(u) = qK(u - u^\star)(u - u_-)$ with $u^\star > 0 > u_-$ (the roots of Lemma 5's quadratic); "
+                       r"for $x > 0$, $x - u_- > 0$ and $qK > 0$, so $\mathrm{sign}(u^\star - x) = -\mathrm{sign}\,g(x)$",
+                       step3, method="exact normal form (square roots rewritten) and exact signs",
+                       obligations=[steps.Obligation("== 0", fact_gap, label="factorisation"),
+                                    steps.Obligation("> 0", us, label="u*"), steps.Obligation("< 0", um, label="u_-")]),
+           steps.exact(r"$g(p/(1-p)) = \frac{p^2q}{(1-p)^2}(K - K^\star)$ with $K^\star = e^{A^\star}$; as $\exp$ increases, "
+                       r"$\mathrm{sign}(K - K^\star) = \mathrm{sign}(A - A^\star)$: $\mathrm{sign}\,f_2(b^\star) = "
+                       r"\mathrm{sign}(A^\star - A)$", step4, method="SymPy: cancelled differences",
+                       obligations=[steps.Obligation("== 0", g_gap, label="g(x)"),
+                                    steps.Obligation("== 0", star_gap, label="exp(A*) - K*")]),
+           steps.exact(r"$e^{A^\star} - 1 = (1 - p - q)/(pq)$: for $p + q > 1$, $A^\star < 0$", neg_gap == 0,
+                       method="SymPy: the difference cancelled", obligations=[steps.Obligation("== 0", neg_gap, label="K* - 1")])]
+    corr = []
+    if all(s_.ok for s_ in out):
+        c_ok, certs = _f2_interval_corroboration(form)
+        corr.append(steps.interval(r"$f_2(b^\star) < 0$ on the old box $|A| \le 1/50$, $p, q \in [1/100, 99/100]$, "
+                                   r"$p + q \ge 6/5$", c_ok, method="interval arithmetic (arb, python-flint), adaptive boxes",
+                                   domain="|A| <= 1/50, p, q in [1/100, 99/100], p + q >= 6/5",
+                                   count=sum(c.boxes for c in certs),
+                                   values=[("", c.summary()) for c in certs]))
+    return Outcome.of(*out, corroboration=corr,
+                      checked_domain="(p, q) in (0,1)^2 and every theta: sign f2(b*) = sign(A* - A)")

@@ -17,7 +17,7 @@ def derive_all() -> int:
     """Derive both canonical models' critical sets, energies, derivatives and structure, and every registered
     derivation that takes no argument (its defaults are the symbolic chain and the models), into the active cache;
     returns how many derivation functions there are."""
-    from . import _cache, basins, basins_r3, bias, canonical, energy  # noqa: F401 - importing registers their derivations
+    from . import _cache, basins, basins_r3, basins_untied, bias, canonical, energy  # noqa: F401 - importing registers their derivations
     from .model import canonical_model
     from ._symbols import b
     for attention in (False, True):
@@ -30,6 +30,11 @@ def derive_all() -> int:
             m.station_hessian, m.station_directions()
         else:
             m.hessian_with_bias((b,) + m.params)
+    # the untied model (`l2g eval/flow/fullmodel --untied`): its sets, energies, derivatives and Hessians
+    mu = canonical_model(untied=True)
+    mu.critical_sets(False), mu.critical_sets(True), mu.energy, mu.optimal_bias, mu.hessian, mu.gradient_direct()
+    mu.gradient_with_bias, mu.untied_hessians, mu.slope_factors()
+    energy.quadratic_invariants(mu)
     bias.G_derivative(1), bias.G_derivative(2), canonical.rank_one_logits(False)
     for fn in _cache.DERIVATIONS:
         params = inspect.signature(fn).parameters.values()

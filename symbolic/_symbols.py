@@ -1,7 +1,8 @@
 """The paper's symbols, declared once with their assumptions.
 
 p, q are the switching probabilities (positive; the bound < 1 is enforced by `MarkovChain`),
-e, w, b, a the canonical scalars (embedding, feed-forward weight, bias, attention).
+e, w, b, a the canonical scalars (embedding, feed-forward weight, bias, attention); h is the scale of the
+output head when it is not tied to the embedding (head vector h·alpha; weight tying is h = e).
 `A` and `c` are the two coordinates the loss really depends on: A = z1 - z0 (the logit
 slope in X) and c = z0 = b - e^2/2 (the logit at X = 0).
 Branch symbols carry a sign so that Abs/sign simplify: `w_pos` is w on w > 0, `w_neg` on w < 0.
@@ -10,6 +11,7 @@ import sympy as sp
 
 p, q = sp.symbols("p q", positive=True)
 e, w, b, a = sp.symbols("e w b a", real=True)
+h = sp.Symbol("h", real=True)          # head scale of the untied model (the tied model is h = e)
 A, c = sp.symbols("A c", real=True)
 X = sp.Symbol("X", integer=True, nonnegative=True)
 Y = sp.Symbol("Y", integer=True, nonnegative=True)

@@ -11,6 +11,10 @@ branch, for several d and every sign pattern alpha:
 
 Both go through the same feed-forward layer and head (`_feed_forward_logit`); the attention-free logit
 is the attention logit's a = 0 case, which `derive_logit` checks.
+
+Without weight tying (the premise of the paper's Sec. 2, quoted from its ref. [23]) the head is a vector of
+its own; on the rank-one manifold it is h·alpha, one more scalar h (the head scale), and the same layers give
+(`derive_logit_untied`) z_X = e h (1 + 2w|w|) X + b - e h/2: the tied logit is its case h = e.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ import sympy as sp
 
 from ._cache import derivation
 from ._result import Result
-from ._symbols import BRANCHES, X, a, b, e, e_neg, e_pos, w, w_neg, w_pos
+from ._symbols import BRANCHES, X, a, b, e, e_neg, e_pos, h, w, w_neg, w_pos
 
 #: the attention gain s = 1 + a e^2 (the factor the attention layer multiplies the embedding by)
 s = sp.Symbol("s", real=True)
@@ -49,18 +53,26 @@ def rank_one_parameters(alpha_signs, e_val, w_val, flip_alpha_with_e: bool = Tru
     return token, positional, W1, W2
 
 
-def _feed_forward_logit(y_vec, token, W1, W2, b_val) -> sp.Expr:
-    """ReLU feed-forward with residual, then the tied head (weight tying: the head is the token embedding)."""
+def _feed_forward_logit(y_vec, token, W1, W2, b_val, head=None) -> sp.Expr:
+    """ReLU feed-forward with residual, then the linear head: the token embedding itself (weight tying, the
+    paper's model) unless a separate `head` vector is given."""
     hidden = (W1 * y_vec).applyfunc(lambda t: sp.Max(0, sp.expand(t)))
     z_vec = y_vec + W2 * hidden
-    return sp.expand((token.T * z_vec)[0, 0] + b_val)
+    return sp.expand(((token if head is None else head).T * z_vec)[0, 0] + b_val)
 
 
-def rank_one_logit(x: int, alpha_signs, e_val, w_val, b_val=b, flip_alpha_with_e: bool = True) -> sp.Expr:
+def untied_head(alpha_signs, h_val) -> sp.Matrix:
+    """The untied head on the rank-one manifold: h·alpha with alpha = signs/sqrt(d) (not flipped with e, so that
+    h = e is weight tying on both signs of e: the token embedding is |e| alpha_e = e alpha)."""
+    return h_val * sp.Matrix(alpha_signs) / sp.sqrt(len(alpha_signs))
+
+
+def rank_one_logit(x: int, alpha_signs, e_val, w_val, b_val=b, flip_alpha_with_e: bool = True,
+                   h_val=None) -> sp.Expr:
     """Logit of the full single-layer transformer (formula sheet §2) at a rank-one point, input bit x.
 
     W_V = 0, so the attention adds W_O * sum_i att_{n,i} * 0 whatever the softmax weights are;
-    they are kept as free symbols to make that visible.
+    they are kept as free symbols to make that visible. `h_val` given: the head is untied, h·alpha.
     """
     d = len(alpha_signs)
     token, positional, W1, W2 = rank_one_parameters(alpha_signs, e_val, w_val, flip_alpha_with_e)
@@ -68,7 +80,8 @@ def rank_one_logit(x: int, alpha_signs, e_val, w_val, b_val=b, flip_alpha_with_e
     att = sp.symbols("att_1:3")                      # arbitrary attention weights over two positions
     W_V = sp.zeros(d, d)
     y_vec = x_vec + sum((att_i * (W_V * x_vec) for att_i in att), sp.zeros(d, 1))
-    return _feed_forward_logit(y_vec, token, W1, W2, b_val)
+    head = None if h_val is None else untied_head(alpha_signs, h_val)
+    return _feed_forward_logit(y_vec, token, W1, W2, b_val, head)
 
 
 @derivation
@@ -106,22 +119,18 @@ def _glue(f_pos: sp.Expr, f_neg: sp.Expr, var, var_pos, var_neg) -> sp.Expr:
     return glued
 
 
-@derivation
-def derive_logit_without_attention(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
-    r"""Eq. 3: the canonical logit $z_X = e^2(1+2w|w|)X + b - e^2/2$, computed from the transformer.
-
-    For every d in `dims`, every alpha in {±1}^d/sqrt(d) and every sign branch of (e, w), the
-    transformer's logits z_0, z_1 are computed; they must not depend on d or alpha, and the
-    slope A = z_1 - z_0 and the offset c = z_0 - b are unified across the w branches by the odd
-    extension w^2 -> w|w|. Raises if the branches disagree (the derivation itself is a check).
-    """
+def _slope_and_offset(dims, h_val=None) -> tuple[sp.Expr, sp.Expr]:
+    """The transformer's slope z_1 - z_0 and offset z_0 - b on the rank-one manifold (head h_val·alpha if given,
+    else tied), computed for every d in `dims`, every alpha and every sign branch of (e, w); raises unless they
+    are the same for every d and alpha and the odd extension w^2 -> w|w| of the e > 0, w > 0 branch matches every
+    branch."""
     per_branch = {}
     for label, sub in BRANCHES.items():
         values = set()
         for d in dims:
             for signs in itertools.product((1, -1), repeat=d):
-                z0 = rank_one_logit(0, signs, sub[e], sub[w])
-                z1 = rank_one_logit(1, signs, sub[e], sub[w])
+                z0 = rank_one_logit(0, signs, sub[e], sub[w], h_val=h_val)
+                z1 = rank_one_logit(1, signs, sub[e], sub[w], h_val=h_val)
                 values.add((sp.expand(z0), sp.expand(z1)))
         if len(values) != 1:
             raise AssertionError(f"logit depends on d or alpha on branch {label}: {values}")
@@ -133,6 +142,19 @@ def derive_logit_without_attention(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
         bz0, bz1 = per_branch[label]
         if sp.expand((slope.subs(sub) - (bz1 - bz0))) != 0 or sp.expand(offset.subs(sub) + b - bz0) != 0:
             raise AssertionError(f"unified logit disagrees with branch {label}")
+    return slope, offset
+
+
+@derivation
+def derive_logit_without_attention(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
+    r"""Eq. 3: the canonical logit $z_X = e^2(1+2w|w|)X + b - e^2/2$, computed from the transformer.
+
+    For every d in `dims`, every alpha in {±1}^d/sqrt(d) and every sign branch of (e, w), the
+    transformer's logits z_0, z_1 are computed; they must not depend on d or alpha, and the
+    slope A = z_1 - z_0 and the offset c = z_0 - b are unified across the w branches by the odd
+    extension w^2 -> w|w|. Raises if the branches disagree (the derivation itself is a check).
+    """
+    slope, offset = _slope_and_offset(dims)
     return Result(
         ref="Eq. 3",
         title="Canonical logit",
@@ -269,6 +291,39 @@ def derive_logit_with_attention(dims: tuple[int, ...] = (1, 2)) -> Result:
     )
 
 
-def derive_logit(attention: bool = False) -> Result:
-    """Eq. 3 (attention off) or Eq. 41 (attention on), computed from the transformer."""
+@derivation
+def derive_logit_untied(dims: tuple[int, ...] = (1, 2, 3)) -> Result:
+    r"""The untied canonical logit $z_X = e\,h\,(1+2w|w|)X + b - e h/2$, computed from the transformer.
+
+    The premise of Sec. 2 (its ref. [23]) is weight tying, head = token embedding. Here the head is a vector of
+    its own, on the rank-one manifold h·alpha (`untied_head`); everything else is the construction of
+    `derive_logit_without_attention`, run for every d in `dims`, every alpha in {±1}^d/sqrt(d) and every sign
+    branch of (e, w). h enters only through the head, after the ReLU, linearly: no branch in h is needed (h is
+    a real symbol). The logits must not depend on d or alpha; slope and offset are unified across the w
+    branches as in Eq. 3 and checked on every branch; at h = e they must be Eq. 3's (tying is the special case).
+    """
+    slope, offset = _slope_and_offset(dims, h)
+    tied = derive_logit_without_attention()
+    for name, expr in (("A", slope), ("offset", offset)):
+        if sp.expand(expr.subs(h, e) - tied[name]) != 0:
+            raise AssertionError(f"the untied model at h = e is not Eq. 3's model ({name})")
+    return Result(
+        ref="Sec. 2 ([23]), untied",
+        title="Canonical logit without weight tying",
+        assumptions=("any e, w, h, b in R", "d in " + str(list(dims)) + ", every alpha in {±1}^d/sqrt(d)",
+                     "head h alpha (alpha not flipped with e)"),
+        expressions={"A": sp.factor(slope), "z0": offset + b, "offset": offset,
+                     "logit": slope * X + offset + b},
+        derivation="Transformer of formula sheet §2 evaluated symbolically at the rank-one point of §3 with the head "
+                   "h alpha instead of the token embedding, on the four sign branches of (e, w); at h = e it is Eq. 3.",
+    )
+
+
+def derive_logit(attention: bool = False, untied: bool = False) -> Result:
+    """Eq. 3 (attention off), Eq. 41 (attention on), or the untied logit (head h·alpha, attention off), computed
+    from the transformer."""
+    if untied:
+        if attention:
+            raise ValueError("the untied model is derived without attention only")
+        return derive_logit_untied()
     return derive_logit_with_attention() if attention else derive_logit_without_attention()

@@ -11,6 +11,13 @@ side of w = 0 (the real one, log|w|, on w < 0; the integration constant is 0 on 
 paper's choice), and the two sides are glued into one expression with sign(w) and |w|.
 
 Everything downstream (E_sad, f(w) = E(0, w), g(w), the basin sets) is computed from this E.
+
+Without weight tying (`canonical_model(untied=True)`, θ = (e, w, h)) the ansatz leaves its multiplier k_h
+free: every k_h gives a conserved quantity, E(k_h) = e² + k_h h² - (1 + k_h)(w² + sign(w) log|w|)/2, a
+two-dimensional family (`derive_energy` reports it; its "E" is the member k_h = 1). `quadratic_invariants`
+searches the other way, from symmetries: the linear vector fields Mθ that leave A invariant (∇A·Mθ ≡ 0; then
+L = G(A) is invariant too) and the conserved quadratic forms θ^T S θ they give (S symmetric: d/dt θ^T S θ =
+-2 G'(A) ∇A·Sθ = 0), solved as a linear system in the entries of M on each branch of w.
 """
 from __future__ import annotations
 
@@ -47,16 +54,21 @@ def derive_energy(model=None) -> Result:
     unknowns = [k for k in ks.values() if isinstance(k, sp.Symbol)]
     gA = dict(zip(model.params, model.grad_A))
     pieces, ms, solved = {}, {}, []
+    free: tuple = ()
     for lab, wb in HALF_PLANES.items():
         sub = {w: wb}
         ratio = sp.cancel((sp.Add(*[ks[x] * x * gA[x] for x in others]) / gA[w]).subs(sub))
         conds = [sp.numer(sp.together(sp.diff(ratio, x))) for x in others]
-        sol = sp.solve(conds, unknowns, dict=True) if unknowns else [{}]
+        if unknowns and all(sp.expand(c) == 0 for c in conds):
+            # no condition on the multipliers (the untied model): every choice is conserved, a family
+            sol, free = [{}], tuple(unknowns)
+        else:
+            sol = sp.solve(conds, unknowns, dict=True) if unknowns else [{}]
         if len(sol) != 1 or (not unknowns and any(sp.simplify(c) != 0 for c in conds)):
             raise AssertionError(f"no unique energy multipliers on {lab}: {sol}")
         solved.append(sol[0])
         m = sp.cancel(ratio.subs(sol[0]))
-        if m.free_symbols - {wb}:
+        if m.free_symbols - {wb} - set(free):
             raise AssertionError(f"m depends on more than w on {lab}: {m}")
         prim = sp.integrate(sp.apart(m, wb), wb)
         if wb.is_negative:
@@ -78,6 +90,21 @@ def derive_energy(model=None) -> Result:
         dots[lab] = sp.expand(sum(sp.diff(Eb, v) * g for v, g in zip(vars_, grads)))
         if sp.cancel(dots[lab]) != 0:
             raise AssertionError(f"grad E . grad A != 0 on {lab}: {dots[lab]}")
+    if free:
+        # a family: "E" is its member with every free multiplier 1 (the symmetric choice), "E_family" keeps them
+        one = {k: 1 for k in free}
+        return Result(
+            ref="Sec. 2 ([23]), untied", title="Conserved energies of the untied gradient flow",
+            assumptions=("(p, q) in (0,1)^2", "w != 0 (undefined on w = 0)"),
+            expressions={"E_w>0": sp.expand(pieces["w>0"].subs(one)), "E_w<0": sp.expand(pieces["w<0"].subs(one)),
+                         "E": sp.expand(E.subs(one)), "E_family": E, "free_multipliers": free,
+                         "k": {x: ks[x] for x in others},
+                         "m_w>0": ms["w>0"], "m_w<0": ms["w<0"],
+                         "gradE_dot_gradA_w>0": dots["w>0"], "gradE_dot_gradA_w<0": dots["w<0"]},
+            derivation="The ansatz sum_x k_x x dx = m(w) dw along the flow: the requirement that m depend on w alone "
+                       "leaves the multipliers free, so every choice gives a conserved quantity; m integrated on w > 0 "
+                       "and w < 0 (sp.integrate), glued with sign(w), |w|.",
+        )
     return Result(
         ref="Eq. 12 / Eq. 49" if model.attention else "Eq. 11 / Eq. 48",
         title="Energy of the gradient flow" + (" with attention" if model.attention else " in R^2"),
@@ -88,6 +115,49 @@ def derive_energy(model=None) -> Result:
                      "gradE_dot_gradA_w>0": dots["w>0"], "gradE_dot_gradA_w<0": dots["w<0"]},
         derivation="The ansatz sum_x k_x x dx = m(w) dw along the flow, solved for the k_x so that m depends on w "
                    "alone; m integrated on w > 0 and w < 0 (sp.integrate), glued with sign(w), |w|.",
+    )
+
+
+@derivation
+def quadratic_invariants(model=None) -> Result:
+    r"""Linear symmetries of the slope A and the conserved quadratic forms of the gradient flow they give.
+
+    Candidates: every linear vector field ξ(θ) = Mθ (M an n x n matrix of unknowns). ξ is a symmetry of the
+    loss when ∇A·Mθ ≡ 0 (then ∇L·ξ = G'(A)∇A·ξ = 0: L is constant along the flow of ξ). Written on each branch
+    of w (|w| = ±w), ∇A·Mθ is a polynomial in θ whose coefficients are linear in the entries of M; they are all
+    set to 0 and solved. For a symmetric S in that solution space, d/dt θ^T S θ = 2θ^T S θ' = -2G'(A)∇A·Sθ = 0:
+    θ^T S θ is conserved (Noether's theorem for gradient flows). Returns the solution space ("symmetries", a
+    basis of matrices), its symmetric part ("invariants", the forms θ^T S θ) and the number of candidate
+    directions that fail ("rejected": n^2 minus the dimension of the solution space).
+    """
+    model = _default_model(model)
+    n = len(model.params)
+    unknown = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"m_{i}{j}"))
+    theta = sp.Matrix(model.params)
+    eqs = []
+    for wb in HALF_PLANES.values():
+        expr = sp.expand((model.grad_A.T * unknown * theta)[0, 0].subs(w, wb))
+        poly = sp.Poly(expr, *[wb if v == w else v for v in model.params])
+        eqs += list(poly.coeffs())
+    sol = sp.solve(eqs, list(unknown), dict=True)
+    if len(sol) != 1:
+        raise AssertionError(f"the symmetry equations have no unique solution family: {sol}")
+    general = unknown.subs(sol[0])
+    params = sorted(general.free_symbols, key=str)
+    basis = [general.subs({q_: int(q_ == p_) for q_ in params}) for p_ in params]
+    for M in basis:
+        for wb in HALF_PLANES.values():
+            if sp.expand((model.grad_A.T * M * theta)[0, 0].subs(w, wb)) != 0:
+                raise AssertionError("a basis symmetry does not leave A invariant")
+    invariants = [sp.expand((theta.T * M * theta)[0, 0]) for M in basis if M == M.T]
+    return Result(
+        ref="Sec. 2 ([23]), untied" if model.untied else "Lemma 1 / Lemma 9",
+        title="Linear symmetries and conserved quadratic forms",
+        assumptions=("(p, q) in (0,1)^2", "vector fields linear in theta"),
+        expressions={"symmetries": tuple(basis), "invariants": tuple(invariants), "dimension": len(basis),
+                     "rejected": n * n - len(basis)},
+        derivation="grad A . (M theta) = 0 as a polynomial identity on each branch of w, solved for the n^2 entries "
+                   "of M; the symmetric solutions give the conserved forms theta^T M theta.",
     )
 
 

@@ -46,6 +46,11 @@ SYMBOL_NAMES: dict[str, str] = {
     "Theta_sad": r"\Theta_{\mathrm{sad}}",
     "Gamma_star": r"\Gamma^{\star}", "Gamma_min": r"\Gamma_{\min}", "Gamma_sad": r"\Gamma_{\mathrm{sad}}",
     "Theta_station": r"\Theta_{\mathrm{station}}", "Gamma_station": r"\Gamma_{\mathrm{station}}",
+    # the untied model (head scale h; Sec. 2's premise dropped): its saddle sets and conserved energies
+    "h": "h", "Theta_0": r"\Theta_0", "Gamma_0": r"\Gamma_0",
+    "Theta_sad_e": r"\Theta_{\mathrm{sad}}^{e}", "Theta_sad_h": r"\Theta_{\mathrm{sad}}^{h}",
+    "Gamma_sad_e": r"\Gamma_{\mathrm{sad}}^{e}", "Gamma_sad_h": r"\Gamma_{\mathrm{sad}}^{h}",
+    "E_e": "E_e", "E_h": "E_h", "E_1": "E_1", "E_2": "E_2",
     # energy and basins (Sec. 4)
     "E_sad": r"E_{\mathrm{sad}}", "E_0": "E_0",
     "I_star": r"I^{\star}", "I_min": r"I_{\min}", "I_max": r"I_{\max}", "I_sad": r"I_{\mathrm{sad}}",

@@ -2,7 +2,9 @@ r"""The canonical reduced model: one object for the paper's scalars with or with
 
 `canonical_model(attention=False)` is the model of Sec. 3-4 (θ = (e, w), with bias (e, w, b));
 `canonical_model(attention=True)` is the model of Sec. 4.1 / App. G (θ = (e, w, a), with bias
-(e, w, a, b)). Both are the same class: the logit is derived from the transformer (`canonical`), and
+(e, w, a, b)); `canonical_model(untied=True)` drops the paper's premise of weight tying (Sec. 2, from its
+ref. [23]): the output head is h·alpha instead of the token embedding, θ = (e, w, h) (with bias
+(e, w, h, b)), and the tied model is its case h = e. All are the same class: the logit is derived from the transformer (`canonical`), and
 everything else is composed from it through the structure of `landscape`:
 
 * slope A(θ) = z_1 - z_0 and offset c(θ, b) = z_0, the loss with bias L(θ, b) = F(A, c) (Lemma 2);
@@ -12,7 +14,8 @@ everything else is composed from it through the structure of `landscape`:
 * every critical point, by solving ∇L = 0 through this chain rule, and its *derived* class
   (`critical_sets`; Thms 1, 6, 7, 9, 10, Remark 5).
 
-With attention off, the attention model at a = 0 is this model (checked in `canonical`).
+With attention off, the attention model at a = 0 is this model, and the untied model at h = e is it too
+(both checked in `canonical`). The untied model is derived without attention only.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from . import landscape as _land
 from ._cache import derivation
 from ._result import Result
 from ._simplify import simplify_log, simplify_unit
-from ._symbols import A as A_sym, W_BRANCHES, a, b, c as c_sym, e, sigma, w, w_neg, w_pos
+from ._symbols import A as A_sym, W_BRANCHES, a, b, c as c_sym, e, h, sigma, w, w_neg, w_pos
 from ._symbols import hessian as _hess
 from .markov import MarkovChain
 
@@ -66,28 +69,36 @@ def _positive_part(expr: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
 
 
 class CanonicalModel:
-    r"""The reduced model of the canonical rank-one transformer; `attention` switches the scalar a on.
+    r"""The reduced model of the canonical rank-one transformer; `attention` switches the scalar a on, `untied`
+    replaces the tied head (the token embedding) by h·alpha (the scalar h; attention off).
 
     Symbolic in (p, q) by default; `chain` may be a numeric `MarkovChain`. Every property is derived on
-    first use and cached. Obtain instances through `canonical_model(attention, chain)` (one per key).
+    first use and cached. Obtain instances through `canonical_model(attention, chain, untied)` (one per key).
 
     >>> m = canonical_model()
     >>> m.A
     e**2*(2*w*Abs(w) + 1)
     """
 
-    def __init__(self, attention: bool = False, chain: MarkovChain = CHAIN):
+    def __init__(self, attention: bool = False, chain: MarkovChain = CHAIN, untied: bool = False):
+        if attention and untied:
+            raise ValueError("the untied model is derived without attention only")
         self.attention = bool(attention)
         self.chain = chain
+        self.untied = bool(untied)
 
     def __repr__(self) -> str:
+        # the derivation cache keys a model by its repr: the tied models keep theirs
         chain = "" if self.chain == CHAIN else f", chain={self.chain!r}"
-        return f"canonical_model(attention={self.attention}{chain})"
+        untied = ", untied=True" if self.untied else ""
+        return f"canonical_model(attention={self.attention}{chain}{untied})"
 
     # -- variables -----------------------------------------------------------------------------
     @property
     def params(self) -> tuple[sp.Symbol, ...]:
-        """θ: (e, w) without attention, (e, w, a) with it."""
+        """θ: (e, w) without attention, (e, w, a) with it, (e, w, h) untied."""
+        if self.untied:
+            return (e, w, h)
         return (e, w, a) if self.attention else (e, w)
 
     @property
@@ -111,16 +122,18 @@ class CanonicalModel:
     # -- the logit (Eq. 3 / Eq. 41) ----------------------------------------------------------------
     @cached_property
     def logit_result(self) -> Result:
-        return _canonical.derive_logit(self.attention)
+        return _canonical.derive_logit(self.attention, self.untied) if self.untied else _canonical.derive_logit(self.attention)
 
     @property
     def A(self) -> sp.Expr:
-        r"""The slope $A(\theta) = z_1 - z_0$: $e^2(1+2w|w|)$, times $(1 + ae^2)$ with attention."""
+        r"""The slope $A(\theta) = z_1 - z_0$: $e^2(1+2w|w|)$, times $(1 + ae^2)$ with attention; $eh(1+2w|w|)$
+        untied."""
         return self.logit_result["A"]
 
     @property
     def offset(self) -> sp.Expr:
-        """z_0 - b as a function of θ: -e^2/2 without attention; with attention it contains |1 + ae^2|."""
+        """z_0 - b as a function of θ: -e^2/2 without attention (-eh/2 untied); with attention it contains
+        |1 + ae^2|."""
         return self.logit_result["offset"]
 
     @property
@@ -244,9 +257,12 @@ class CanonicalModel:
 
     @cached_property
     def e_axis(self) -> Result:
-        r"""Lemmas 4 and 8 on the line e = 0 (every point of it is critical): the Hessian of L(θ, b) in the
+        r"""(Tied models only.) Lemmas 4 and 8 on the line e = 0 (every point of it is critical): the Hessian of L(θ, b) in the
         order (b, θ) at b = b*(0, w) = log(p/q), the reduced Hessian (Schur complement) at e = 0, and the
         loss there, G(0). Entries are rational in p, q once exp(log(p/q)) has evaluated."""
+        if self.untied:
+            raise AttributeError("the line e = 0 is not critical in the untied model (see critical_sets)")
+
         def simp(x):
             return simplify_unit(sp.together(x))
         b0 = self.optimal_bias["b_star_at_e0"]
@@ -325,8 +341,24 @@ class CanonicalModel:
 
     def critical_sets(self, bias: bool = False) -> tuple[CriticalSet, ...]:
         """Every critical point of the reduced loss (bias=False: Thm 1, Thm 10) or of the loss with bias
-        (bias=True: Thm 6, Thm 9), with classes derived from the structure (never typed)."""
+        (bias=True: Thm 6, Thm 9), with classes derived from the structure (never typed); for the untied model
+        the sets and classes of `_critical_sets_untied`."""
+        if self.untied:
+            return _critical_sets_untied(self, bool(bias))
         return _critical_sets(self, bool(bias))
+
+    def slope_factors(self) -> dict:
+        r"""(Untied model.) The factorization of A used by its classes: on each branch of w the factors of A into
+        functions of one parameter each, with multiplicities (`_slope_factors`)."""
+        return {k: tuple(v) for k, v in _slope_factors(self).items()}
+
+    @cached_property
+    def untied_hessians(self) -> Result:
+        r"""(Untied model.) The Hessian of the reduced loss on the saddle sets of `critical_sets` and its
+        eigenvalues (`_untied_hessians`): where it is indefinite the saddle is strict."""
+        if not self.untied:
+            raise AttributeError("the untied saddle sets exist only in the untied model")
+        return _untied_hessians(self)
 
 
 # -- the model's derivations, kept on disk by `_cache.derivation` (keyed by the model's repr) ------------------
@@ -343,8 +375,8 @@ def _optimal_bias(model: CanonicalModel) -> Result:
     c_star = opt["c_star"]
     b_star = c_star.subs(A_sym, model.A) - model.offset
     return Result(
-        ref="Lemma 13" if model.attention else "Lemma 5",
-        title="Optimal bias" + (" with attention" if model.attention else ""),
+        ref="Lemma 13" if model.attention else ("Lemma 5 (untied)" if model.untied else "Lemma 5"),
+        title="Optimal bias" + (" with attention" if model.attention else (" without weight tying" if model.untied else "")),
         assumptions=("any θ", "(p, q) in (0,1)^2"),
         expressions={"c_star": c_star, "offset": model.offset, "b_star": b_star,
                      "b_star_at_e0": simplify_log(b_star.subs(e, 0)),
@@ -526,7 +558,150 @@ def _critical_sets(model: CanonicalModel, bias: bool) -> tuple[CriticalSet, ...]
     return tuple(sets)
 
 
+@derivation
+def _slope_factors(model: CanonicalModel) -> dict:
+    r"""A on each branch of w (w > 0, w < 0; w = 0 joins w > 0's formula, w|w| being 0 there) as
+    c · prod φ_i^{m_i}: {branch: ((φ_i, m_i, variable of φ_i), ...)}, with the constant c folded into the
+    factor it multiplies last. Raises unless every factor depends on exactly one parameter (the premise of the
+    sign rule of `_critical_sets_untied`)."""
+    out = {}
+    for lab, sub in W_BRANCHES.items():
+        coeff, facs = sp.factor_list(sp.expand(model.A.subs(sub)))
+        wb = sub[w]
+        items = []
+        for f, m in facs:
+            free = f.free_symbols
+            if len(free) != 1:
+                raise AssertionError(f"the factor {f} of A depends on {free}, not on one parameter")
+            items.append((f.subs(wb, w), m, next(iter(free)).subs(wb, w) if wb in free else next(iter(free))))
+        if coeff != 1:
+            f, m, v = items[-1]
+            if m != 1:
+                raise AssertionError("a constant in front of a repeated factor")
+            items[-1] = (sp.expand(coeff * f), m, v)
+        out[lab] = tuple(items)
+    return out
+
+
+@derivation
+def _critical_sets_untied(model: CanonicalModel, bias: bool) -> tuple[CriticalSet, ...]:
+    r"""Every critical point of the untied model, with its class derived.
+
+    ∇L = G'(A)∇A (reduced) or J^T∇F (with bias), as for the tied model: A = A* (G' = 0 only there) or
+    ∇A = 0, solved (`grad_A_zeros`) on w > 0, w < 0 and w = 0. Classes: A = A* is the global minimum (G strictly
+    convex with G'(A*) = 0; with bias F jointly strictly convex). On ∇A = 0 the slope is A = 0 (checked on each
+    family) and, because G is convex with G'(0) ≠ 0 (p + q ≠ 1), L - G(0) has the sign of G'(0)A for small A.
+    The sign of A near a point is read off its factorization A = c·φ_1^{m_1}···φ_k^{m_k} into factors of one
+    parameter each (`_slope_factors`; here e, h and 1 + 2w|w|, each with a simple zero): with the vanishing
+    factors as independent local coordinates (each has a nonzero derivative at its zero, and they depend on
+    different parameters), A takes both signs in every neighbourhood iff some vanishing factor has odd
+    multiplicity: then the point is a saddle (L takes values above and below G(0) = L there). Otherwise A keeps
+    the sign of the non-vanishing part and the point is a local minimum or maximum by the sign of G'(0) times it:
+    this is the tied model's rule (A = e^2 Q: e^2 is even), stated for one factor at a time. With bias,
+    L(θ, b) ≥ G(A(θ)) with equality at b* (b* = log(p/q) where A = 0): a saddle of the reduced loss is a
+    saddle with bias (moving b alone raises L: F_cc > 0; moving along (θ(t), b*(θ(t))) lowers it).
+    """
+    st = _land.structure(model.chain)
+    if not (st["G_second_positive"] == sp.true and st["G_prime_at_A_star"] == 0
+            and st["F_jointly_strictly_convex"] == sp.true):
+        raise AssertionError("the convexity facts behind the classification do not hold")
+    A_star = st["A_star"]
+    factors = _slope_factors(model)
+    fams = model.grad_A_zeros
+    named = {}
+    for f in fams:
+        point = {k: v for k, v in f.items() if k != "w_branch"}
+        fixed = {sp.Symbol(k, real=True): v for k, v in point.items()}
+        if sp.simplify(model.A.subs(fixed)) != 0:
+            raise AssertionError(f"A does not vanish on the family {point}")
+        fixed_names = frozenset(str(k) for k in fixed)
+        # the branch whose factor list is read: a family on w = 0 or w > 0 reads w > 0's (w|w| = w^2 there)
+        lab = "w<0" if f["w_branch"] == "-1" else "w>0"
+        vanishing = [(fac, m) for fac, m, _ in factors[lab] if sp.simplify(fac.subs(fixed)) == 0]
+        if not vanishing:
+            raise AssertionError(f"no factor of A vanishes on {point}")
+        for fac, m in vanishing:
+            var = next(iter(fac.free_symbols))
+            slope = sp.diff(fac.subs(W_BRANCHES[lab]), W_BRANCHES[lab].get(var, var)).subs(
+                {W_BRANCHES[lab][w]: w}).subs(fixed)
+            if not (sp.simplify(slope) != 0 and len(fac.free_symbols) == 1):
+                raise AssertionError(f"the factor {fac} has no simple zero on {point}")
+        odd = [fac for fac, m in vanishing if m % 2 == 1]
+        if not odd:
+            raise AssertionError(f"A keeps its sign near {point}: the untied model has no such family")
+        if fixed_names == {"e", "h"} or (fixed_names == {"e", "h", "w"} and f["w_branch"] == "0"):
+            key = "0"                                   # the line e = h = 0 (its point on w = 0 solved apart)
+            point = {"e": point["e"], "h": point["h"]}
+        elif fixed_names == {"e", "w"}:
+            key = "sad_e"
+        elif fixed_names == {"h", "w"}:
+            key = "sad_h"
+        else:
+            raise AssertionError(f"unexpected family of ∇A = 0: {point}")
+        if key in named and named[key] != point:
+            raise AssertionError(f"two different families {named[key]} and {point} of one shape")
+        named[key] = point
+    if set(named) != {"0", "sad_e", "sad_h"}:
+        raise AssertionError(f"unexpected families of ∇A = 0: {sorted(named)}")
+    w_sad = named["sad_e"]["w"]
+    if named["sad_h"]["w"] != w_sad:
+        raise AssertionError("the two saddle families lie on different w")
+    b0 = simplify_log(model.optimal_bias["b_star_at_e0"])
+    why = ("A = 0 here and A factors into e, h and 1 + 2w|w|, each with a simple zero, in separate parameters; "
+           "a factor of odd multiplicity vanishes ({}), so A takes both signs in every neighbourhood and "
+           "L = G(A) takes values above and below G(0) (G convex, G'(0) != 0 for p + q != 1): a saddle.")
+    fam = {"0": ((sp.Eq(e, 0), sp.Eq(h, 0)), why.format("e and h")),
+           "sad_e": ((sp.Eq(e, 0), sp.Eq(w, w_sad), sp.Ne(h, 0)), why.format("e and 1 + 2w|w|")),
+           "sad_h": ((sp.Eq(h, 0), sp.Eq(w, w_sad), sp.Ne(e, 0)), why.format("h and 1 + 2w|w|"))}
+    convex = "G strictly convex (G'' > 0) with G'(A*) = 0"
+    if not bias:
+        sets = [CriticalSet("Theta_star", (sp.Eq(model.A, A_star),), sp.true, "global_min",
+                            f"{convex}: G(A) ≥ G(A*) for every A, and A = A* on this set.")]
+        sets += [CriticalSet(f"Theta_{k}", eqs, sp.true, "saddle", arg) for k, (eqs, arg) in fam.items()]
+        return tuple(sets)
+    c_star_at = simplify_log(model.optimal_bias["c_star"].subs(A_sym, A_star))
+    zb = sp.Eq(b, b0)
+    sets = [CriticalSet("Gamma_star", (sp.Eq(model.A, A_star), sp.Eq(model.z0, c_star_at)), sp.true, "global_min",
+                        "∇F = 0 has the unique solution (A*, c*); F is jointly strictly convex (det ∇²F > 0, F_cc > 0), "
+                        "so its preimage under (A, z0) is the set of global minima.")]
+    sets += [CriticalSet(f"Gamma_{k}", eqs + (zb,), sp.true, "saddle",
+                         arg + " With bias: L(θ, b) ≥ G(A(θ)) with equality at b* = log(p/q); moving b alone raises L "
+                               "(F_cc > 0), moving along (θ(t), b*(θ(t))) towards G'(0)A < 0 lowers it.")
+             for k, (eqs, arg) in fam.items()]
+    return tuple(sets)
+
+
+@derivation
+def _untied_hessians(model: CanonicalModel) -> Result:
+    r"""The Hessian of the untied reduced loss on its saddle sets: ∇A = 0 there, so ∇²L = G'(0)∇²A (A = 0),
+    computed on each family with its free parameter (w on Θ_0; h, resp. e, on the two others; w ≠ 0 where
+    w|w| is not C^2) and its eigenvalues, exactly."""
+    Gp0 = _land.G_prime_at_0(model.chain)
+    out = {}
+    for cs in _critical_sets_untied(model, False):
+        if cs.name == "Theta_star":
+            continue
+        fixed = {eq.lhs: eq.rhs for eq in cs.equations if isinstance(eq, sp.Eq)}
+        # w fixed (the saddle families, w < 0): its branch; w free (the line e = h = 0): both branches
+        lab = None if w not in fixed else ("w<0" if fixed[w].is_negative else "w>0")
+        branches = [lab] if lab else list(W_BRANCHES)
+        for br in branches:
+            wb = W_BRANCHES[br][w]
+            HA = _hess(model.A.subs(w, wb), (e, wb, h)).subs({k.subs(w, wb) if k == w else k: v for k, v in fixed.items()})
+            HA = HA.applyfunc(lambda x, wb=wb: sp.simplify(x.subs(wb, w)))
+            key = cs.name if lab else f"{cs.name} ({br})"
+            out[key] = {"hess_A": HA, "eigenvalues_A": [sp.simplify(x) for x in HA.eigenvals(multiple=True)],
+                        "hessian": (Gp0 * HA).applyfunc(sp.factor)}
+    return Result(
+        ref="Sec. 2 ([23]), untied", title="Hessians on the saddle sets of the untied model",
+        assumptions=("(p, q) in (0,1)^2", "w != 0 on the line e = h = 0 (w|w| is not C^2 at 0)"),
+        expressions={"G_prime_at_0": Gp0, "families": out},
+        derivation="∇²L = G''(0)∇A∇A^T + G'(0)∇²A at points where ∇A = 0 and A = 0; ∇²A evaluated on each family "
+                   "(w on its sign branch) and its eigenvalues computed exactly.",
+    )
+
+
 @lru_cache(maxsize=None)
-def canonical_model(attention: bool = False, chain: MarkovChain = CHAIN) -> CanonicalModel:
-    """The canonical model (one instance per (attention, chain)); see `CanonicalModel`."""
-    return CanonicalModel(attention, chain)
+def canonical_model(attention: bool = False, chain: MarkovChain = CHAIN, untied: bool = False) -> CanonicalModel:
+    """The canonical model (one instance per (attention, chain, untied)); see `CanonicalModel`."""
+    return CanonicalModel(attention, chain, untied)

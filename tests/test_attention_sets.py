@@ -21,9 +21,12 @@ def test_the_printed_critical_sets_are_proved_over_the_whole_stated_domain(cid):
     assert out.ok and out.level == "proved", out.evidence
     space = "(e, w, a, b) in R^4" if cid.startswith("thm9") else "(e, w, a) in R^3"
     assert space in out.checked_domain and "p+q != 1" in out.checked_domain
-    # every sub-argument is exact; the sampled numerics are corroboration only
-    assert "completeness" in out.evidence and "sampled" not in out.method
-    assert "random rational points" in out.corroboration and "Theta_station" in out.corroboration
+    # every sub-argument is an exact step (the completeness argument among them); the sampled numerics are
+    # corroboration only
+    assert {s.kind for s in out.steps} == {"exact"} and out.method == "exact"
+    assert any(s.states.startswith(r"$\nabla A = 0$ iff") and s.ok for s in out.steps)
+    assert any("the conditions select the same points" in s.states for s in out.corroborations)
+    assert any("station" in s.states and s.kind == "sampled" and s.ok for s in out.corroborations)
 
 
 @pytest.mark.parametrize("cid", IDS)
@@ -31,7 +34,10 @@ def test_a_station_equation_with_its_sign_flipped_is_rejected_exactly(cid):
     cl = REGISTRY[cid]
     out = cl.check(cl.mutant(), Context(points=4))
     assert not out.ok
-    assert "of no proved sign" in out.evidence          # rejected by the exact comparison, not only by sampling
+    # rejected by the exact comparison, not only by sampling
+    bad = [s for s in out.steps if not s.ok]
+    assert bad and all(s.kind == "exact" for s in bad)
+    assert any("of no proved sign" in v for s in bad for _, v in s.values)
 
 
 @pytest.mark.parametrize("cid", IDS)
@@ -40,21 +46,25 @@ def test_the_local_minima_with_the_opposite_condition_are_rejected(cid):
     cl = REGISTRY[cid]
     out = cl.check(C30._flip_min_condition(cl.printed()), Context(points=4))
     assert not out.ok
-    assert "condition differs" in out.evidence and "ratio -1 < 0" in out.evidence
+    bad = [s for s in out.steps if not s.ok]
+    assert any(s.kind == "exact" and s.states.endswith("the printed condition is the derived one")
+               and any("ratio -1 < 0" in v for _, v in s.values) for s in bad)
 
 
 def test_the_zero_set_of_grad_A_with_attention_is_the_e_axis_and_the_station_curve():
     import local2global.proofs.claims_30_attention as C30
     ok, how = C30._grad_A_zero_set_att()
     assert ok, how
-    assert how.count("s, t in the ideal of grad A: True") == 2 and "grad A in the ideal (s, t): True" in how
+    assert sum("s, t lie in the ideal of grad A: yes; grad A lies in the ideal (s, t): yes" in x for x in how) == 2
+    assert "True" not in " ".join(how)
 
 
 def test_the_offset_has_a_kink_on_the_station_surface_killed_only_by_F_c():
     import local2global.proofs.claims_30_attention as C30
-    ok, how = C30._kink_of_z0()
+    ok, how, obligations = C30._kink_of_z0()
     assert ok, how
-    assert "2*e**4*w*Abs(w)" in how
+    assert how.startswith(r"$2 e^{4} w \left|{w}\right|$")
+    assert [o.relation for o in obligations] == ["!= 0", "== 0"]
 
 
 def _derived_classes(model, bias):
@@ -78,9 +88,11 @@ def test_flipping_the_sign_of_G_prime_at_0_changes_the_derived_classes_and_fails
         cl = REGISTRY[cid]
         out = cl.check(cl.printed(), Context(points=4))
         assert not out.ok, out.evidence
-        assert "G'(0)/(p+q-1) > 0: False" in out.evidence
+        assert any(s.states == "$G'(0)/(p + q - 1) > 0$" and not s.ok for s in out.steps)
         name = "Theta_min" if cid.startswith("thm10") else "Gamma_min"
         # the printed region of the local minima now carries another derived class (or no derived family)
-        assert (f"{name}: derived local_max" in out.evidence or f"{name}: 0 derived families" in out.evidence
-                or f"{name}: derived saddle" in out.evidence), out.evidence
+        (match,) = [s for s in out.steps if s.states.startswith("Each family whose name asserts a class")]
+        notes = [v for _, v in match.values]
+        assert not match.ok and any(v.startswith((f"{name}: derived local_max", f"{name}: 0 derived families",
+                                                  f"{name}: derived saddle")) for v in notes), notes
     assert sp.sympify(true_st["G_prime_at_0"]) != 0

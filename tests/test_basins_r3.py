@@ -35,21 +35,31 @@ def test_r3_claim_has_its_own_status_and_rejects_its_negative_control(r3_records
 
 def test_theorems_a_and_b_are_corroborated_by_integrated_flows_on_both_sides_of_every_boundary(r3_records):
     for cid in ("r3.basins_A", "r3.basins_B"):
-        corr = r3_records[cid].corroboration
-        assert "mismatch" not in corr and "sad" in corr and "st" in corr
-    assert " S," in r3_records["r3.basins_A"].corroboration or "S, sad" in r3_records["r3.basins_A"].corroboration
+        (corr,) = r3_records[cid].corroborations
+        assert corr.kind == "sampled" and corr.ok and corr.digits == 30
+        names = [k for k, _ in corr.values]
+        assert "mismatch" not in names and any(k.startswith("sad") for k in names) and any(k.startswith("st") for k in names)
+        assert dict(corr.values)["agree"] == f"{corr.count} of {corr.count}"
+    assert any(k.startswith("S ") for k, _ in r3_records["r3.basins_A"].corroborations[0].values)
 
 
 def test_the_erratum_shows_the_printed_convergence_statement_failing_on_the_separatrix(r3_records):
     r = r3_records["r3.lemma15_thm3"]
     assert r.status == "erratum" and r.erratum
-    assert r.evidence.startswith("printed form fails") and "rule unbounded, statement converges" in r.evidence
-    assert "FAILED" not in r.corroboration
+    (printed,) = [s for s in r.printed_steps if not s.ok]
+    assert printed.kind == "exact" and any("the derivation says unbounded, the statement converges" in v
+                                           for _, v in printed.values)
+    assert all(s.ok for s in r.steps) and all(s.ok for s in r.corroborations)
+    assert r.corroborations[0].kind == "sampled" and dict(r.corroborations[0].values)["status at t = 30"] == "t_max"
 
 
 def test_the_theorem_11_bound_is_certified_on_its_cells(r3_records):
     r = r3_records["thm11.precise"]
-    assert "5714 Lemma C cells" in r.checked_domain and "certified" in r.method
+    assert "5714 Lemma C cells" in r.checked_domain
+    intervals = [s for s in r.steps if s.kind == "interval"]
+    assert len(intervals) == 3 and all(s.ok and s.digits == 128 for s in intervals)
+    assert 5714 in [s.count for s in intervals]
+    assert [s.kind for s in r.steps if s.kind not in ("interval",)] == ["argued"]      # Fubini and the cells, in prose
 
 
 def test_the_certified_lower_bound_lies_below_the_quadrature_value_and_the_uniform_bound_above_it():

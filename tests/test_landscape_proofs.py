@@ -100,6 +100,10 @@ def test_the_printed_classes_pass_with_the_derived_ingredients():
     assert C10._M.critical_sets() is not None
 
 
+C10_MIN = {"thm1.classification": "Theta_min", "thm7.classification": "Gamma_min"}
+C10_MAX = {"thm1.classification": "Theta_max", "thm7.classification": "Gamma_sad"}
+
+
 def test_flipping_the_sign_of_G_prime_at_0_changes_the_derived_classes_and_fails_thm1_and_thm7(monkeypatch):
     # derivations are cached on disk by the model's repr: a mutated ingredient must be re-derived
     monkeypatch.setenv("L2G_NO_DERIVATION_CACHE", "1")
@@ -113,8 +117,13 @@ def test_flipping_the_sign_of_G_prime_at_0_changes_the_derived_classes_and_fails
     for cid in ("thm1.classification", "thm7.classification"):
         out = _classification_check(monkeypatch, CanonicalModel(), cid)
         assert not out.ok, out.evidence
-        # the printed region (p+q-1)(1+2w|w|) > 0 now carries another derived class (or no derived family)
-        assert "derived local_max (Theta_max), printed local_min" in out.evidence or "0 derived families" in out.evidence
+        # the printed region (p+q-1)(1+2w|w|) > 0 now carries another derived class (or no derived family): the
+        # step matching the families fails, and says so in its values
+        match = [s for s in out.steps if s.states.startswith("Each printed family is the derived family")]
+        assert len(match) == 1 and not match[0].ok
+        found = dict(match[0].values)
+        assert found[C10_MIN[cid]] in (f"derived local_max ({C10_MAX[cid]}), printed local_min",
+                                       f"0 derived families with the printed region")
 
 
 def test_flipping_the_sign_of_Q_changes_the_derived_classes_and_fails_thm1_and_thm7(monkeypatch):
@@ -134,9 +143,9 @@ def test_flipping_the_sign_of_Q_changes_the_derived_classes_and_fails_thm1_and_t
 
 def test_the_zero_set_of_grad_A_is_the_line_e_equals_0_by_a_groebner_certificate():
     import local2global.proofs.claims_10_landscape as C10
-    ok, how = C10._grad_A_zero_set()
-    assert ok, how
-    assert "e^2 in the ideal" in how
+    found = C10._grad_A_zero_set()
+    assert all(s.ok and s.kind == "exact" for s in found)
+    assert ("w>0", "e^2 is in the ideal") in found[0].values and ("w<0", "e^2 is in the ideal") in found[0].values
 
 
 def test_remark3_rejects_every_other_ordering_of_the_hessian():

@@ -91,9 +91,9 @@ def critical_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | 
 # ---------------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=None)
-def _compiled_conditions(regime: str, g: sp.Expr | None = None):
+def _compiled_conditions(regime: str, g: sp.Expr | None = None, sets: tuple | None = None):
     out = []
-    for b in sbasins.basins(regime, g):
+    for b in (sets if sets is not None else sbasins.basins(regime, g)):
         pieces = None if b.pieces is None else [[(compile_mp(ex, (S.e, S.w)), op) for ex, op in pc.conditions]
                                                 for pc in b.pieces]
         out.append((b.name, b.limit_class, pieces))
@@ -111,14 +111,15 @@ def _holds(conds, e_, w_, tol) -> bool:
     return True
 
 
-def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=None) -> tuple[str, str]:
+def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=None,
+                     sets: tuple | None = None) -> tuple[str, str]:
     """(basin name, class) of θ_0 by the sets of Thm 2 (p+q > 1) or Thm 8 (p+q < 1).
 
     "== 0" holds within 10^-(dps-5) at dps + GUARD digits (a start computed at dps on I_sad counts
-    as on it). `regime` overrides p+q; `g` replaces the derived g(w) (the proof checks pass the paper's
-    printed g and its negative control)."""
+    as on it). `regime` overrides p+q; `g` replaces the derived g(w) and `sets` the sets themselves (the
+    proof checks pass the paper's printed g and sets, and their negative controls)."""
     regime = regime or ("p+q>1" if regime_of(p, q) > 0 else "p+q<1")
-    return _classify(_compiled_conditions(regime, g), theta0, dps)
+    return _classify(_compiled_conditions(regime, g, sets), theta0, dps)
 
 
 def _classify(compiled, theta0, dps):
@@ -131,9 +132,10 @@ def _classify(compiled, theta0, dps):
     raise AssertionError("basins do not cover the plane")
 
 
-def in_I_common(theta0, dps: int = 50, g=None) -> bool:
-    """θ_0 ∈ I_common = {w < 0, |e| > g(w)} (g: override of the derived g, for the proof checks)."""
-    conds = [(compile_mp(ex, (S.e, S.w)), op) for ex, op in sbasins.I_common(g).conditions]
+def in_I_common(theta0, dps: int = 50, g=None, piece=None) -> bool:
+    """θ_0 ∈ I_common = {w < 0, |e| > g(w)} (g: override of the derived g, `piece`: of the set itself, for the
+    proof checks)."""
+    conds = [(compile_mp(ex, (S.e, S.w)), op) for ex, op in (piece or sbasins.I_common(g)).conditions]
     with mp.workdps(dps + GUARD):
         return _holds(conds, *(mpf_exact(x) for x in theta0), _tol(dps))
 
@@ -142,7 +144,7 @@ def in_I_common(theta0, dps: int = 50, g=None) -> bool:
 # 2. the analytic predictor: contour ∩ critical set, in the direction of the flow
 # ---------------------------------------------------------------------------------------------
 
-def _root(fn, a, b):
+def bracketed_root(fn, a, b):
     """Root of fn in the bracket [a, b] (fn(a), fn(b) of opposite signs or zero), verified."""
     fa, fb = fn(a), fn(b)
     if fa == 0:
@@ -171,10 +173,10 @@ def _w_axis_end(f, E0, w0, w_sad, half, side):
         lo = w0 / 2
         while h(lo) <= 0:
             lo /= 2
-        return _root(h, lo, w0)
+        return bracketed_root(h, lo, w0)
     if side == "right":                    # w2 in (w_sad, w0]
-        return _root(h, w_sad, w0)
-    return _root(h, w0, w_sad)             # w1 in [w0, w_sad)
+        return bracketed_root(h, w_sad, w0)
+    return bracketed_root(h, w0, w_sad)             # w1 in [w0, w_sad)
 
 
 def predict(p, q, theta0, dps: int = 50) -> Prediction:
@@ -230,7 +232,7 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
         if end is not None:
             h_end = -A_star                  # A = 0 where the curve meets the w-axis
             if (h(w0) > 0) != (h_end > 0):
-                w_r = _root(h, *sorted((w0, end)))
+                w_r = bracketed_root(h, *sorted((w0, end)))
                 return Prediction("global_min", (e_of(w_r), w_r),
                                   "contour meets Theta* before the w-axis in the direction of the flow")
             if end_kind == "saddle":
@@ -248,7 +250,7 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
                 nxt = x / 2 if abs(x) > mp.mpf(1) / 2 else x * abs(x)
             hn = h(nxt)
             if (hn > 0) != (hx > 0):
-                w_r = _root(h, *sorted((x, nxt)))
+                w_r = bracketed_root(h, *sorted((x, nxt)))
                 return Prediction("global_min", (e_of(w_r), w_r), "contour meets Theta* in the direction of the flow")
             x, hx = nxt, hn
         raise ArithmeticError(f"no crossing of Theta* found ahead of {theta0} on its contour at this precision")
@@ -362,7 +364,7 @@ def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_
 # report for `l2g flow`
 # ---------------------------------------------------------------------------------------------
 
-def _dec(x, dps) -> str:
+def decimal_text(x, dps) -> str:
     return mp.nstr(x, dps, min_fixed=-mp.inf, max_fixed=mp.inf) if x != 0 else "0"
 
 
@@ -388,7 +390,7 @@ def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
         rep["basin"] = basin
         rep["theorem_class"] = thm_cls
         rep["predicted"] = None if pred is None else {"class": pred.limit_class,
-                                                      "limit": [_dec(x, dps) for x in pred.limit],
+                                                      "limit": [decimal_text(x, dps) for x in pred.limit],
                                                       "reason": pred.reason}
         acc = limit_accuracy(dps, cls or (pred.limit_class if pred else None), res.status == "stationary")
         rep["integrated"] = {"class": cls, "limit": [to_accuracy(x, acc) for x in res.theta], "accuracy": mp.nstr(acc, 2),
@@ -397,23 +399,29 @@ def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
         rep["energy_drift"] = None if res.energy_drift is None else mp.nstr(res.energy_drift, 3)
         if w0 == 0:
             notes.append("start on the e-axis (w0 = 0): E is undefined there; the e-axis is invariant (Lemma 9)")
-        if pred is not None and res.converged:
-            gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
-            rep["limit_gap"] = mp.nstr(gap, 3)
-            # agreement: the same class, and the two limits within the integrated limit's stated accuracy
-            rep["agree"] = bool(cls == pred.limit_class == thm_cls and gap <= acc)
-            if not rep["agree"]:
-                notes.append(f"the integrated and the predicted limit disagree (class {cls} vs {pred.limit_class}, "
-                             f"gap {mp.nstr(gap, 3)} against the accuracy {mp.nstr(acc, 2)}); both are shown")
-        else:
-            rep["agree"] = None
-            if not res.converged:
-                notes.append(f"integration stopped without converging ({res.status})")
+        record_agreement(rep, notes, res, pred, cls, acc, pred is not None and cls == pred.limit_class == thm_cls)
         if basin == "I_sad" or (pred is not None and pred.limit_class == "saddle"):
             notes.append("start on I_sad: the saddle is reached only in exact arithmetic; a finite-precision "
                          "flow passes it at distance ~10^-(dps/2) and is classified within that tolerance")
     rep["notes"] = notes
     return rep
+
+
+def record_agreement(rep: dict, notes: list, res, pred, cls, acc, same_class: bool) -> None:
+    """rep["limit_gap"] and rep["agree"] of a flow report: agreement is the same class (`same_class`) and the two
+    limits within the integrated limit's stated accuracy `acc`; a disagreement or a flow that did not converge
+    adds a note."""
+    if pred is not None and res.converged:
+        gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
+        rep["limit_gap"] = mp.nstr(gap, 3)
+        rep["agree"] = bool(same_class and gap <= acc)
+        if not rep["agree"]:
+            notes.append(f"the integrated and the predicted limit disagree (class {cls} vs {pred.limit_class}, "
+                         f"gap {mp.nstr(gap, 3)} against the accuracy {mp.nstr(acc, 2)}); both are shown")
+    else:
+        rep["agree"] = None
+        if not res.converged:
+            notes.append(f"integration stopped without converging ({res.status})")
 
 
 def flow_report_text(rep: dict) -> str:
@@ -427,11 +435,14 @@ def flow_report_text(rep: dict) -> str:
     lines.append(f"integrated limit:  {it['class']} at (e, w) = ({it['limit'][0]}, {it['limit'][1]}) "
                  f"± {it['accuracy']}, t = {it['t']} ({it['status']}, {it['steps']} steps, order {it['order']})")
     lines.append(f"energy drift:      {rep['energy_drift']}")
-    if "limit_gap" in rep:
-        lines.append(f"|integrated - predicted| = {rep['limit_gap']}")
+    return "\n".join(lines + report_tail(rep))
+
+
+def report_tail(rep: dict) -> list[str]:
+    """The last lines of a flow report's text: the gap between the limits, the agreement, the notes."""
+    lines = [f"|integrated - predicted| = {rep['limit_gap']}"] if "limit_gap" in rep else []
     lines.append(f"agree:             {rep['agree']}")
-    lines += [f"note: {n}" for n in rep["notes"]]
-    return "\n".join(lines)
+    return lines + [f"note: {n}" for n in rep["notes"]]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -248,15 +248,17 @@ def _project(y, energy_fn, energy_grad_fn, E0, atol, iterations: int = 3, ar=MPM
 class ReducedFlow:
     r"""The gradient flow θ' = -∇L(θ) of the reduced loss L(θ) = G(A(θ)) of one chain (Sec. 4, 4.1).
 
-    θ = (e, w), or (e, w, a) with `attention`. ∇L = G'(A)∇A (chain rule; `landscape.structure`) is
-    evaluated as one compiled expression (G' written through e^A: `G_prime_expr`); `energy` is the
-    derived E (Eq. 11 / Eq. 49), None on w = 0 (an invariant set, Lemmas 9, 14).
+    θ = (e, w), (e, w, a) with `attention`, or (e, w, h) `untied`. ∇L = G'(A)∇A (chain rule;
+    `landscape.structure`) is evaluated as one compiled expression (G' written through e^A: `G_prime_expr`);
+    `energy` is the derived E (Eq. 11 / Eq. 49; untied the conserved E_e = 2e^2 + f(w) of `basins_untied`, whose
+    partner E_h the untied reports check at the end), None on w = 0 (an invariant set, Lemmas 9, 14).
     """
 
-    def __init__(self, chain, q=None, attention: bool = False):
-        self.landscape = Landscape(chain, q, attention=attention)
+    def __init__(self, chain, q=None, attention: bool = False, untied: bool = False):
+        self.landscape = Landscape(chain, q, attention=attention, untied=untied)
         self.chain = self.landscape.chain
         self.attention = self.landscape.attention
+        self.untied = self.landscape.untied
 
     @property
     def fns(self):
@@ -285,16 +287,22 @@ class ReducedFlow:
         return self.landscape.G_parts(self.A(theta))[0]
 
     def energy(self, theta) -> mp.mpf | None:
-        return None if theta[1] == 0 else self.fns["E"](*theta)
+        return None if theta[1] == 0 else self.fns[self._energy_key](*theta)
 
     def energy_grad(self, theta) -> list:
         return [g(*theta) for g in self.fns["grad_E"]]
 
+    @property
+    def _energy_key(self) -> str:
+        return "E_e" if self.untied else "E"
+
     def distances(self, theta) -> dict:
         r"""Distance-like measures to each critical set: "star" = |A - A*|/|∇A| (to first order the distance to
         Θ*), "e" = |e| (to the line/plane e = 0), and with attention "station" = |e| |(1 + ae^2, 1 + 2w|w|)|
-        (to Θ_station, away from e = 0). The stopping rule and the classifier of a limit both use these."""
-        return _distances(self.fns, self.A_star(), self.attention, MPMATH, theta)
+        (to Θ_station, away from e = 0); untied "zero" = |(e, h)| (to Θ_0), "sad_e" = |(e, w - w_sad)| and "sad_h" =
+        |(h, w - w_sad)| (to the saddle sets) instead of "e". The stopping rule and the classifier of a limit both
+        use these."""
+        return _distances(self.fns, self.A_star(), self.attention, MPMATH, theta, self.untied)
 
     def critical_distance(self, theta) -> mp.mpf:
         """min of `distances`: the integrator stops when it is small and not increasing."""
@@ -318,12 +326,12 @@ class ReducedFlow:
         p, q = (ar.num(x) for x in self._pq())
         A_star = ar.num(self.A_star())
         grad_L = specialise(self.fns["grad_L"], p, q)      # its terms in p, q alone computed once, here
-        E, grad_E = F["E"], F["grad_E"]
+        E, grad_E = F[self._energy_key], F["grad_E"]
         return dict(
             grad=lambda th: grad_L(*th),
             energy=lambda th: None if th[1] == 0 else E(*th),
             energy_grad=lambda th: [g(*th) for g in grad_E],
-            critical_distance=lambda th: min(_distances(F, A_star, self.attention, ar, th).values()),
+            critical_distance=lambda th: min(_distances(F, A_star, self.attention, ar, th, self.untied).values()),
             # only a monitor (off by default): evaluated in mpmath, exactly converted both ways
             loss=lambda th: ar.num(self.loss([ar.to_mpf(x) for x in th])))
 
@@ -343,7 +351,7 @@ class ReducedFlow:
             th = [mpf_exact(x) for x in theta0]
         on_axis = th[1] == 0
         if project is None:
-            project = not on_axis and not self.attention
+            project = not on_axis and not self.attention and not self.untied
         cb = self.callbacks_at(dps, arithmetic)
         return integrate(cb["grad"], th, dps=dps,
                          energy_fn=None if on_axis else cb["energy"],
@@ -365,10 +373,17 @@ class _Rebound(dict):
         return val
 
 
-def _distances(F, A_star, attention: bool, ar, theta) -> dict:
+def _distances(F, A_star, attention: bool, ar, theta, untied: bool = False) -> dict:
     """`ReducedFlow.distances` with the compiled functions F in arithmetic `ar` (one formula for both)."""
     gA = _norm([g(*theta) for g in F["grad_A_list"]], ar)
-    out = {"star": abs(F["A"](*theta) - A_star) / gA if gA != 0 else ar.inf, "e": abs(theta[0])}
+    out = {"star": abs(F["A"](*theta) - A_star) / gA if gA != 0 else ar.inf}
+    if untied:
+        e, w, h = theta
+        w_sad = F["w_sad"]()
+        out.update(zero=ar.sqrt(e * e + h * h), sad_e=ar.sqrt(e * e + (w - w_sad) ** 2),
+                   sad_h=ar.sqrt(h * h + (w - w_sad) ** 2))
+        return out
+    out["e"] = abs(theta[0])
     if attention:
         out["station"] = (abs(theta[0]) * ar.sqrt(F["gain"](*theta) ** 2 + F["t"](*theta) ** 2)
                           if abs(theta[0]) > ar.num(10) ** (-3) else ar.inf)

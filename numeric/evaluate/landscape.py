@@ -1,6 +1,7 @@
 r"""High-precision evaluation (mpmath) of a canonical model's landscape, from the derived expressions.
 
-`Landscape(chain, attention=False)` evaluates the model of `symbolic.canonical_model(attention)`:
+`Landscape(chain, attention=False, untied=False)` evaluates the model of
+`symbolic.canonical_model(attention, untied=untied)` (untied: θ = (e, w, h), the head scale h):
 the reduced loss L(θ) = G(A(θ)) with ∇L = G'(A)∇A and ∇²L = G''∇A∇A^T + G'∇²A, and the loss with bias
 L(θ, b) = F(A, z0) with ∇ = J^T∇F and ∇² = J^T∇²F J + F_A∇²A + F_c∇²z0, J = ∂(A, z0)/∂(θ, b).
 
@@ -78,12 +79,15 @@ def _chain_level():
 
 
 @lru_cache(maxsize=None)
-def compiled_model(attention: bool):
-    """The derived expressions of one model, compiled for mpmath on first use (arguments: θ, then b)."""
-    m = canonical_model(attention)
+def compiled_model(attention: bool, untied: bool = False):
+    """The derived expressions of one model, compiled for mpmath on first use (arguments: θ, then b). The
+    entries "t" and "regime_sign" (the line e = 0 of Thms 1, 10) exist for the tied models only."""
+    m = canonical_model(attention, untied=True) if untied else canonical_model(attention)
     v, vb = m.params, m.params_with_bias
     s_expr = sp.sign(1 + S.a * S.e**2)
-    e_axis = {cs.name: cs for cs in m.critical_sets()}["Theta_min"].condition.lhs
+
+    def e_axis():
+        return {cs.name: cs for cs in m.critical_sets()}["Theta_min"].condition.lhs
     return _Lazy({
         "A": lambda: compile_mp(m.A, v),
         "offset": lambda: compile_mp(m.offset, v),
@@ -96,8 +100,11 @@ def compiled_model(attention: bool):
         "hess_z0": lambda: compile_mp(S.hessian(m.z0, vb).subs(s_expr, _sg), vb + (_sg,)),
         "gain": lambda: compile_mp(1 + S.a * S.e**2 if attention else sp.Integer(1), v),
         "t": lambda: compile_mp(m._e_axis_factor(), v),
-        "regime_sign": lambda: compile_mp(e_axis, (S.p, S.q) + v),
+        "regime_sign": lambda: compile_mp(e_axis(), (S.p, S.q) + v),
         "E": lambda: compile_mp(m.energy, v),
+        # untied only: the conserved pair E_e = 2e^2 + f(w), E_h = 2h^2 + f(w) (`symbolic.basins_untied`)
+        "E_e": lambda: compile_mp(_untied_facts()["E_e"], v),
+        "E_h": lambda: compile_mp(_untied_facts()["E_h"], v),
         "grad_E": lambda: tuple(compile_mp(g, v) for g in m.grad_energy),
         # the flows' inner loop: ∇L = G'(A)∇A as one function of (p, q, θ), common subexpressions shared
         "grad_L": lambda: compile_mp(tuple(G_prime_expr().subs(S.K, sp.exp(m.A)) * g for g in m.grad_A),
@@ -109,6 +116,11 @@ def compiled_model(attention: bool):
         "w_sad": lambda: compile_mp(senergy.energy_on_w_axis()["w_sad"], ()),
         "g": lambda: _real_part(compile_mp(senergy.g_of_w().subs(S.w_neg, S.w), (S.w,))),
     })
+
+
+def _untied_facts():
+    from local2global.symbolic.basins_untied import untied_flow_facts
+    return untied_flow_facts()
 
 
 def _real_part(fn):
@@ -139,20 +151,21 @@ class PointValues:
 
 
 class Landscape:
-    r"""The loss landscape of one chain for the canonical model with or without attention.
+    r"""The loss landscape of one chain for the canonical model with or without attention, tied or untied.
 
     `chain` is a `NumericChain` (or (p, q) exact); points θ are sequences of exact numbers or mpf in the
-    order of the model's parameters ((e, w) or (e, w, a)); b separately.
+    order of the model's parameters ((e, w), (e, w, a) or, untied, (e, w, h)); b separately.
     """
 
-    def __init__(self, chain, q=None, attention: bool = False):
+    def __init__(self, chain, q=None, attention: bool = False, untied: bool = False):
         self.chain = NumericChain.of(chain, q)
         self.attention = bool(attention)
-        self.model = canonical_model(self.attention)
+        self.untied = bool(untied)
+        self.model = canonical_model(self.attention, untied=True) if self.untied else canonical_model(self.attention)
 
     @cached_property
     def fns(self):
-        return compiled_model(self.attention)
+        return compiled_model(self.attention, True) if self.untied else compiled_model(self.attention)
 
     @cached_property
     def _chain_fns(self):

@@ -10,6 +10,9 @@ Values come from `Landscape(chain, attention).at(θ, b, dps)` (the derived expre
 - the set's condition (a sign of (p+q-1)(1+2w|w|)) is decided exactly with rationals; where the point
   is within tolerance of the saddle w = -1/sqrt(2) the saddle wins (the sign there is 0).
 
+Untied (`h` given: the head scale of the model without weight tying, θ = (e, w, h)) the sets are those the
+untied model solved (Θ*, Θ_0, Θ_sad^e, Θ_sad^h), tested the same way.
+
 For p + q = 1 the theorems do not apply (G'(0) = 0 and A* = 0): values are still computed, `note`
 says so, and `critical` is "degenerate" where ∇L = 0 (A = 0 within tolerance) else None.
 """
@@ -31,22 +34,29 @@ from local2global.symbolic.model import canonical_model
 NOTE_DEGENERATE = ("p + q = 1: the chain is i.i.d.; the theorems assume p + q != 1, so the critical "
                    "sets are not classified (G'(0) = 0 and A* = 0)")
 ARGS = (S.p, S.q, S.e, S.w, S.a, S.b)
+#: the arguments of the untied model's compiled residuals (h in the place of a)
+ARGS_UNTIED = (S.p, S.q, S.e, S.w, S.h, S.b)
+
+
+def _model(attention: bool, untied: bool):
+    return canonical_model(attention, untied=True) if untied else canonical_model(attention)
 
 
 @lru_cache(maxsize=None)
-def _compiled_sets(attention: bool, bias: bool):
+def _compiled_sets(attention: bool, bias: bool, untied: bool = False):
     """For each solved critical set: name, exact-zero symbols, compiled residuals (lhs-rhs, rhs), nonzero
     symbols (Ne), condition."""
     out = []
-    for cs in canonical_model(attention).critical_sets(bias):
+    args = ARGS_UNTIED if untied else ARGS
+    for cs in _model(attention, untied).critical_sets(bias):
         exact_zero, residuals, nonzero = [], [], []
         for eq in cs.equations:
             if isinstance(eq, sp.Ne):
                 nonzero.append(eq.lhs)
-            elif eq.rhs == 0 and eq.lhs in (S.e, S.w, S.b):
+            elif eq.rhs == 0 and eq.lhs in (S.e, S.w, S.b, S.h):
                 exact_zero.append(eq.lhs)
             else:
-                residuals.append((compile_mp(eq.lhs - eq.rhs, ARGS), compile_mp(eq.rhs, ARGS)))
+                residuals.append((compile_mp(eq.lhs - eq.rhs, args), compile_mp(eq.rhs, args)))
         out.append((cs.name, tuple(exact_zero), tuple(residuals), tuple(nonzero), cs.condition))
     return tuple(out)
 
@@ -62,13 +72,15 @@ def _condition_holds(cond, values: dict) -> bool:
     return bool(val)
 
 
-def membership(attention: bool, bias: bool, values: dict, dps: int) -> list[str]:
+def membership(attention: bool, bias: bool, values: dict, dps: int, untied: bool = False) -> list[str]:
     """Names of the solved critical sets containing the point."""
     tol = tolerance(dps)
     found = []
     with mp.workdps(dps + GUARD):
-        args = [mpf_exact(values[s]) if values.get(s) is not None else mp.mpf(0) for s in ARGS]
-        for name, zeros, residuals, nonzero, cond in _compiled_sets(attention, bias):
+        args = [mpf_exact(values[s]) if values.get(s) is not None else mp.mpf(0)
+                for s in (ARGS_UNTIED if untied else ARGS)]
+        for name, zeros, residuals, nonzero, cond in (_compiled_sets(attention, bias, True) if untied
+                                                      else _compiled_sets(attention, bias)):
             if any(values[s] != 0 for s in zeros) or any(values[s] == 0 for s in nonzero):
                 continue
             if not all(abs(r(*args)) <= tol * max(1, abs(rhs(*args))) for r, rhs in residuals):
@@ -94,9 +106,9 @@ def _pick(found: list[str]) -> str | None:
     return found[0] if found else None
 
 
-def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None) -> dict:
-    r"""The landscape of chain (p, q) at θ = (e, w) or, with `a`, (e, w, a), as decimal strings with `dps`
-    significant digits.
+def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None, h=None) -> dict:
+    r"""The landscape of chain (p, q) at θ = (e, w), with `a` at (e, w, a), with `h` (untied) at (e, w, h), as
+    decimal strings with `dps` significant digits.
 
     Keys: "A", "b_star", "loss", "grad", "hessian" (order e, w[, a]), "critical" (reduced loss: the Theta_*
     set or None); with b also "loss_b", "grad_b", "hessian_b" (order e, w[, a], b; with attention None on
@@ -106,17 +118,21 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None) -> dict:
     if not isinstance(dps, int) or dps < 15:
         raise ValueError(f"dps must be an integer >= 15, got {dps!r}")
     chain = NumericChain.of(p, q)
-    attention = a is not None
+    attention, untied = a is not None, h is not None
+    if attention and untied:
+        raise ValueError("the untied model is derived without attention: give a or h, not both")
     e, w = exact(e), exact(w)
     a = None if a is None else exact(a)
+    h = None if h is None else exact(h)
     b = None if b is None else exact(b)
-    theta = (e, w, a) if attention else (e, w)
-    land = Landscape(chain, attention=attention)
+    theta = (e, w, a) if attention else ((e, w, h) if untied else (e, w))
+    land = Landscape(chain, attention=attention, untied=untied)
     pv = land.at(theta, b, dps=dps)
     with mp.workdps(dps + GUARD):
         fmt = lambda x: mp.nstr(x, dps)        # noqa: E731
         rows = lambda m: None if m is None else [[fmt(x) for x in row] for row in m]   # noqa: E731
-        out = {"A": fmt(pv.A), "b_star": _b_star_text(chain, e, pv.b_star, dps, attention), "loss": fmt(pv.loss),
+        out = {"A": fmt(pv.A), "b_star": _b_star_text(chain, e, pv.b_star, dps, attention, untied),
+               "loss": fmt(pv.loss),
                "grad": [fmt(x) for x in pv.grad], "hessian": rows(pv.hessian)}
         if w == 0:
             # w|w| is C^1 but not C^2: the Hessian does not exist on w = 0; give the one-sided limits instead
@@ -128,7 +144,7 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None) -> dict:
         if b is not None:
             out.update(loss_b=fmt(pv.loss_b), grad_b=None if pv.grad_b is None else [fmt(x) for x in pv.grad_b],
                        hessian_b=rows(pv.hessian_b))
-        values = {S.p: chain.p, S.q: chain.q, S.e: e, S.w: w, S.a: a, S.b: b}
+        values = {S.p: chain.p, S.q: chain.q, S.e: e, S.w: w, S.a: a, S.b: b, S.h: h}
         if chain.regime == 0:
             flat = abs(pv.A) <= tolerance(dps)
             out["critical"] = "degenerate" if flat else None
@@ -138,20 +154,20 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None) -> dict:
                 out["critical_b"] = "degenerate" if (flat and on_b) else None
             out["note"] = NOTE_DEGENERATE
         else:
-            out["critical"] = _pick(membership(attention, False, values, dps))
+            out["critical"] = _pick(membership(attention, False, values, dps, untied))
             if b is not None:
-                out["critical_b"] = (_pick(membership(attention, True, values, dps))
+                out["critical_b"] = (_pick(membership(attention, True, values, dps, untied))
                                      if pv.grad_b is not None else None)
     out["dps"] = dps
     return out
 
 
-def _b_star_text(chain, e, value, dps, attention) -> str:
+def _b_star_text(chain, e, value, dps, attention, untied=False) -> str:
     """b* as a decimal string; at e = 0 from the derived exact value b*(0, w) = log(p/q), printed "0" when it is 0
     (the numeric root has a rounding residue of ~10^-(dps + GUARD) there)."""
     if e != 0:
         return mp.nstr(value, dps)
-    exact_expr = canonical_model(attention).optimal_bias["b_star_at_e0"]
+    exact_expr = _model(attention, untied).optimal_bias["b_star_at_e0"]
     val = exact_expr.subs({S.p: sp.Rational(chain.p.numerator, chain.p.denominator),
                            S.q: sp.Rational(chain.q.numerator, chain.q.denominator)})
     if val.free_symbols:

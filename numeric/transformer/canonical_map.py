@@ -10,6 +10,9 @@ alpha_e = -alpha for e < 0 (the sign of e absorbed into alpha, flipped everywher
     W_V = 0, W_Q = W_K = 0                  (softmax attention, a = 0)
     W_Q = W_K = alpha alpha^T, W_V = alpha_e v^T, v = 4 sqrt(d) a alpha_e / kappa   (linear attention)
 
+Without weight tying (`h` given) the head is h alpha (alpha not flipped: h = e is the tied head e alpha on both
+signs of e), the model of `symbolic.canonical.derive_logit_untied`.
+
 For the linear attention W_Q^T W_K = kappa alpha alpha^T with kappa = 1 (alpha is unit), and
 a = kappa <v, alpha_e>/(4 sqrt d) as in formula sheet §7. All maps are differentiable in the
 scalars (torch autograd) away from w = 0 and e = 0 (|w|, sign e).
@@ -44,13 +47,13 @@ def _scalar(v) -> torch.Tensor:
 
 
 def canonical_parameters(e, w, b, *, d: int, N: int, signs=None, a=None, kappa: float = 1.0,
-                         flip_alpha_with_e: bool = True) -> FullParameters:
+                         flip_alpha_with_e: bool = True, h=None) -> FullParameters:
     r"""Full parameters theta(e, w[, a], b) on the rank-one manifold (formula sheet §3, §7).
 
     e, w, b (and a) are floats or 0-dim float64 tensors (pass tensors with requires_grad to
     differentiate through the map). `signs` fixes alpha (default all +1). a = None gives the
     softmax model's canonical point (W_V = W_Q = W_K = 0); a given (even 0) gives the linear-
-    attention construction of §7, to be evaluated with attention="linear".
+    attention construction of §7, to be evaluated with attention="linear". h given: the untied head h alpha.
     """
     e, w, b = _scalar(e), _scalar(w), _scalar(b)
     al = alpha(signs if signs is not None else (1,) * d)
@@ -72,5 +75,6 @@ def canonical_parameters(e, w, b, *, d: int, N: int, signs=None, a=None, kappa: 
         W_K = math.copysign(math.sqrt(abs(kappa)), kappa) * torch.outer(al, al)   # W_Q^T W_K = kappa aa^T
         v = (4 * math.sqrt(d) / kappa) * a * alpha_e                            # kappa<v, alpha_e>/(4 sqrt d) = a
         W_V = torch.outer(alpha_e, v)
+    head = None if h is None else _scalar(h) * al
     return FullParameters(token=token, positional=positional, W_Q=W_Q, W_K=W_K, W_V=W_V, W_1=W_1, W_2=W_2,
-                          b=b.reshape(()))
+                          b=b.reshape(()), head=head)

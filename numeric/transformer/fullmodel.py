@@ -4,14 +4,14 @@ An independent witness for the symbolic reduction: this module imports nothing f
 `local2global.symbolic`, so agreement with the derived formulas is evidence, not an echo.
 
 For input bits x_1..x_N and dimension d, at each position n (weight tying a = e, W_O = I as in
-the authors' code):
+the authors' code; with `head` set, the head a is a parameter of its own: the untied model):
 
     x_n = x_n e + p_n
     y_n = x_n + sum_{i<=n} att_{n,i} W_V x_i
           softmax: att_{n,i} = softmax_i(<W_Q x_n, W_K x_i> / sqrt d)
           linear (§7): att_{n,i} = (1/n) <W_Q x_n, W_K x_i> / sqrt d
     z_n = y_n + W_2 ReLU(W_1 y_n),     W_1 in R^{4d x d}, W_2 in R^{d x 4d}
-    logit_n = <e, z_n> + b,            f_theta(x_1^n) = sigma(logit_n)
+    logit_n = <a, z_n> + b,            f_theta(x_1^n) = sigma(logit_n),   a = e (tied) or the head
 
 The population loss L(theta) = -(1/N) sum_n E[x_{n+1} log f + (1 - x_{n+1}) log(1 - f)] is computed
 exactly: all 2^N input sequences are enumerated with their Markov probabilities (stationary start),
@@ -32,10 +32,11 @@ ATTENTIONS = ("softmax", "linear")
 
 @dataclass(frozen=True)
 class FullParameters:
-    r"""theta = (e, {p_n}, W_Q, W_K, W_V, W_1, W_2, b) of the full model (App. A, Table 1).
+    r"""theta = (e, {p_n}, W_Q, W_K, W_V, W_1, W_2, b[, a]) of the full model (App. A, Table 1).
 
-    token: (d,) token embedding e, also the head a (weight tying); positional: (N, d) rows p_n;
-    W_Q, W_K, W_V: (d, d); W_1: (4d, d); W_2: (d, 4d); b: () scalar bias.
+    token: (d,) token embedding e, also the head a (weight tying) unless `head` is given; positional: (N, d)
+    rows p_n; W_Q, W_K, W_V: (d, d); W_1: (4d, d); W_2: (d, 4d); b: () scalar bias; head: (d,) the output head a
+    of the untied model (None: tied, the paper's model; then it is no parameter: not in `tensors`, `flatten`).
     """
 
     token: torch.Tensor
@@ -46,6 +47,7 @@ class FullParameters:
     W_1: torch.Tensor
     W_2: torch.Tensor
     b: torch.Tensor
+    head: torch.Tensor | None = None
 
     @property
     def d(self) -> int:
@@ -56,11 +58,16 @@ class FullParameters:
         return self.positional.shape[-2]
 
     def tensors(self) -> tuple[torch.Tensor, ...]:
-        """The parameter tensors in field order."""
-        return tuple(getattr(self, f.name) for f in fields(self))
+        """The parameter tensors in field order (the head only when untied)."""
+        return tuple(getattr(self, n) for n in self.names())
 
     def names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self))
+        return tuple(f.name for f in fields(self) if not (f.name == "head" and self.head is None))
+
+    @property
+    def head_vector(self) -> torch.Tensor:
+        """The output head a: the token embedding when tied, else `head`."""
+        return self.token if self.head is None else self.head
 
     def flatten(self) -> torch.Tensor:
         """All parameters as one vector (field order, row-major)."""
@@ -92,10 +99,14 @@ def zeros(d: int, N: int) -> FullParameters:
     return FullParameters(z(d), z(N, d), z(d, d), z(d, d), z(d, d), z(4 * d, d), z(d, 4 * d), z(()))
 
 
-def gaussian(d: int, N: int, sigma: float, generator: torch.Generator) -> FullParameters:
-    """Standard initialization N(0, sigma^2) for every parameter, bias included (Sec. 5.2)."""
+def gaussian(d: int, N: int, sigma: float, generator: torch.Generator, untied: bool = False) -> FullParameters:
+    """Standard initialization N(0, sigma^2) for every parameter, bias included (Sec. 5.2); untied, the head is
+    drawn last, so the other parameters are those of the tied draw from the same generator state."""
     shapes = [t.shape for t in zeros(d, N).tensors()]
-    return FullParameters(*[sigma * torch.randn(s, dtype=DTYPE, generator=generator) for s in shapes])
+    theta = FullParameters(*[sigma * torch.randn(s, dtype=DTYPE, generator=generator) for s in shapes])
+    if untied:
+        theta = theta.with_(head=sigma * torch.randn(d, dtype=DTYPE, generator=generator))
+    return theta
 
 
 def _linear(X: torch.Tensor, W: torch.Tensor) -> torch.Tensor:
@@ -108,7 +119,8 @@ def _linear(X: torch.Tensor, W: torch.Tensor) -> torch.Tensor:
 
 def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax", last_only: bool = False,
            fused: bool = False) -> torch.Tensor:
-    r"""logit_n = <e, z_n> + b for every position n of every sequence: x (..., B, n) bits -> (..., B, n).
+    r"""logit_n = <a, z_n> + b (a = e tied, the head untied) for every position n of every sequence: x (..., B, n)
+    bits -> (..., B, n).
 
     The parameters may carry leading batch dimensions R (token (*R, d), positional (*R, N, d), W_* (*R, ., .),
     b (*R,)): independent models evaluated at once (the vectorised training of `experiments`); x then has
@@ -131,7 +143,7 @@ def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax", l
         Y = X + torch.nn.functional.scaled_dot_product_attention(
             _linear(X, theta.W_Q), _linear(X, theta.W_K), _linear(X, theta.W_V), is_causal=True)   # W_O = I
         Z = Y + _linear(torch.relu(_linear(Y, theta.W_1)), theta.W_2)
-        return (Z @ theta.token[..., None, :, None])[..., 0] + theta.b[..., None, None]       # tied head a = e
+        return (Z @ theta.head_vector[..., None, :, None])[..., 0] + theta.b[..., None, None]   # head a (= e tied)
     scores = _linear(Xq, theta.W_Q) @ _linear(X, theta.W_K).transpose(-1, -2) / math.sqrt(d)   # <q_n, k_i>/sqrt d
     if attention == "softmax":
         if not last_only:
@@ -145,7 +157,7 @@ def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax", l
             att = scores.masked_fill(~torch.ones(n, n, dtype=torch.bool).tril(), 0.0) / counts
     Y = Xq + att @ _linear(X, theta.W_V)                                     # W_O = I
     Z = Y + _linear(torch.relu(_linear(Y, theta.W_1)), theta.W_2)
-    out = (Z @ theta.token[..., None, :, None])[..., 0] + theta.b[..., None, None]    # tied head a = e
+    out = (Z @ theta.head_vector[..., None, :, None])[..., 0] + theta.b[..., None, None]    # head a (= e tied)
     return out[..., 0] if last_only else out
 
 
@@ -193,7 +205,7 @@ def logits_affine(theta: FullParameters, x: torch.Tensor, attention: str = "soft
            + (att.flatten(-3, -2) @ vc).unflatten(-2, (B, nq)))
     Y = xq[..., None] * tok[..., None, None, :] + P[..., None, rows, :] + mix   # W_O = I
     Z = Y + _linear(torch.relu(_linear(Y, theta.W_1)), theta.W_2)
-    out = (Z @ tok[..., None, :, None])[..., 0] + theta.b[..., None, None]  # tied head a = e
+    out = (Z @ theta.head_vector[..., None, :, None])[..., 0] + theta.b[..., None, None]  # head a (= e tied)
     return out[..., 0] if last_only else out
 
 

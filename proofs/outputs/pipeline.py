@@ -44,7 +44,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     steps: list[StepResult] = []
 
     claims = select(claim_ids)
-    experiments = {"fig3.rank_one_emerges", "fig4.initialization", "fig6.rank_one_stays"}
+    experiments = {"fig3.rank_one_emerges", "fig4.initialization", "fig6.rank_one_stays", "untied.training"}
     if figures and experiments & {c.id for c in claims}:
         # the experiment claims read the training runs from the cache, which `l2g check` never fills:
         # train first (or find the runs cached), so that the first `l2g all` already has their evidence

@@ -85,6 +85,12 @@ _REF_RE = re.compile(
     r"(?P<items>(?:\s*,?\s*" + _ITEM + r")*)", re.IGNORECASE)
 
 
+def kind_words() -> dict[str, str]:
+    """The kind words the reference parser reads ("lem", "thms", "fig", ...) and the label kind of each ("Lemma",
+    "Theorem", "Figure", ...): the site's search reads a typed label with the same table."""
+    return dict(_KIND)
+
+
 def ref_mentions(ref: str) -> list[tuple[str, tuple[str, ...]]]:
     """Every result a claim reference names, as (label, sub-items): "Thm 2 (ii) / Thm 8 (ii)" gives
     [("Theorem 2", ("ii",)), ("Theorem 8", ("ii",))], "Lemmas 9-12" the four lemmas, "Eq. 39-40" two

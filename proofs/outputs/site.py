@@ -11,15 +11,20 @@ r"""The blueprint web site (`l2g all`, step "site"): every claim of the registry
   method, evidence and negative control, the stated and checked domains (when the records carry them),
   the claims it uses and those that use it, the focus graph of its ancestors and descendants, the figures
   that show it and the notebook that walks through it;
-- ``style.css`` and ``figures/*.png`` (copied from ``<out_dir>/figures`` when the figures were rendered).
+- ``style.css`` and ``figures/*.png`` (copied from ``<out_dir>/figures`` when the figures were rendered);
+- ``explorer.html``: the basin explorer (`proofs.outputs.explorer`), linked from the index.
 
-The pages are static HTML5 with no script, no server and nothing fetched: they open from ``file://`` URLs.
+With JavaScript the index also searches, filters and opens a focus view by URL (`proofs.outputs.workbench`);
+without it the pages read as described here.
+
+The pages are static HTML5 (the index's script only adds search, filters and focus; the explorer computes in the
+browser), no server and nothing fetched: they open from ``file://`` URLs.
 LaTeX is converted to MathML at build time (latex2mathml) and rendered by the browser (MathML Core); the
 graph layout is computed here (layers along the `uses` edges, Sugiyama style; no graphviz). Output is
 deterministic: two builds of the same records are byte-identical, whatever folder they are written to.
 
 Statuses are shown on the ladder proved > certified > sampled > experiment > erratum > open > failed;
-``verified`` (today's records) is the legacy name of ``sampled`` and is coloured like it. Record fields
+``verified`` (older records) is read as ``sampled`` and coloured like it (the legends no longer list it). Record fields
 the lead is adding (``own_status``, ``stated_domain``, ``checked_domain``, ``weakest``) are shown when
 present and are otherwise absent from the page.
 """
@@ -79,6 +84,7 @@ SECTION_NOTEBOOK = {
     "setting": "01_canonical_model_and_bias", "canonical": "01_canonical_model_and_bias",
     "bias": "01_canonical_model_and_bias", "landscape": "02_loss_landscape", "critical": "02_loss_landscape",
     "flow": "03_gradient_flow_and_basins", "attention": "04_attention", "full model": "05_full_model",
+    "untied": "06_weight_tying",
 }
 
 
@@ -816,8 +822,9 @@ def svg_graph(items: list[Item], edges, href, *, focus: str | None = None, label
     out.append('<g class="edges">')
     for s, d, pts in lay.paths:
         hot = focus is not None and focus in (s, d)
-        out.append('<path class="edge%s" d="%s" marker-end="url(#%s)"><title>%s uses %s</title></path>'
-                   % (" hot" if hot else "", _path_d(pts), "arrow-hot" if hot else "arrow", _esc(d), _esc(s)))
+        out.append('<path class="edge%s" d="%s" marker-end="url(#%s)" data-from="%s" data-to="%s"><title>%s uses %s'
+                   '</title></path>' % (" hot" if hot else "", _path_d(pts), "arrow-hot" if hot else "arrow", _esc(s),
+                                        _esc(d), _esc(d), _esc(s)))
     out.append("</g>")
     out.append('<g class="nodes">')
     for cid in ids:
@@ -980,16 +987,16 @@ def status_counts(items: list[Item]) -> list[tuple[str, int]]:
 
 def _legend_strip() -> str:
     """One line of colour swatches, shown with every graph."""
-    return '<p class="legendstrip">%s</p>' % " ".join(badge(s) for s in LADDER + ("verified", NOT_RUN))
+    return '<p class="legendstrip">%s</p>' % " ".join(badge(s) for s in LADDER + (NOT_RUN,))
 
 
 def _legend() -> str:
     rows = []
-    for s in LADDER + ("verified", NOT_RUN):
+    for s in LADDER + (NOT_RUN,):
         rows.append('<tr><td>%s</td><td>%s</td></tr>' % (badge(s), _esc(MEANINGS[s])))
     return ('<table class="legend"><tr><th>status</th><th>meaning</th></tr>%s</table>'
-            '<p class="note">Ladder, strongest first: %s. <code>verified</code> is the legacy name of '
-            '<code>sampled</code>. In the graphs an arrow goes from a claim to a claim that uses it; '
+            '<p class="note">Ladder, strongest first: %s. In the graphs an arrow goes from a claim to a claim that '
+            'uses it; '
             'hover a node for its title, click it for its page.</p>'
             % ("".join(rows), " &gt; ".join(LADDER)))
 
@@ -1026,7 +1033,8 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
         users[s].append(d)
         used[d].append(s)
     R = Renderer()
-    files: dict[str, bytes] = {"style.css": CSS.encode()}
+    from local2global.proofs.outputs import workbench
+    files: dict[str, bytes] = {"style.css": (CSS + workbench.CSS).encode()}
 
     figs = {}
     if figures_dir is not None and Path(figures_dir).is_dir():
@@ -1130,8 +1138,9 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
         focus = set(anc) | set(desc) | {it.id}
         sub = [x for x in items if x.id in focus]
         parts.append("<h3>Focus: its ancestors and descendants</h3>")
-        parts.append('<p class="note">%d claim(s) it rests on, %d that rest on it; the thick box is this claim.</p>'
-                     % (len(anc), len(desc)))
+        parts.append('<p class="note">%d claim(s) it rests on, %d that rest on it; the thick box is this claim '
+                     '(<a href="%s">to a chosen depth in the index</a>).</p>'
+                     % (len(anc), len(desc), workbench.focus_link(it.id, "../")))
         parts.append(_legend_strip())
         parts.append('<div class="graphbox">%s</div>' % svg_graph(
             sub, edges, lambda x: x.page, focus=it.id, label=f"ancestors and descendants of {it.id}"))
@@ -1156,6 +1165,10 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
         else:
             parts.append('<p class="none">no section of the derivations document backs this claim</p>')
         files["claims/" + it.page] = _page(f"{it.ref}: {it.title}", "\n".join(parts), "../").encode()
+
+    # ---- the basin explorer (its own module; one page, no record needed)
+    from local2global.proofs.outputs import explorer
+    files.update(explorer.files())
 
     # ---- index
     files["index.html"] = _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html,
@@ -1265,10 +1278,17 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
                  '<tr><th>total</th><td class="num">%d</td></tr></table>'
                  % ("".join('<tr data-status="%s"><td>%s</td><td class="num">%d</td></tr>' % (_esc(s), badge(s), n)
                             for s, n in counts), total))
+    parts.append('<p id="explorer-link">The <a href="explorer.html">basin explorer</a>: pick (p, q), click a start '
+                 'and watch where gradient flow goes, with the basins of Thms 2/8 and A/B underneath (computed in '
+                 'the browser from code generated from the derivations).</p>')
     if outputs:
         parts.append('<p>Other outputs of this build: %s.</p>' % ", ".join(
             '<a href="../%s">%s</a>' % (_esc(o), _esc(o)) for o in outputs))
+    from local2global.proofs.outputs import workbench
+    parts.append('<h2 id="progress-by-section">Progress by section</h2>')
+    parts.append(workbench.progress_html(items, [s for s, _ in counts], badge))
     parts.append('<h2 id="graph">Dependency graph</h2>')
+    parts.append(workbench.controls_html(items, [s for s, n in counts if n]))
     n_unres = sum(len(v) for v in unresolved.values())
     parts.append('<p class="note">%d claims, %d <code>uses</code> edges (arrow: used &rarr; user)%s.</p>' % (
         len(items), len(edges), "" if not n_unres else "; %d <code>uses</code> entries name no registered claim "
@@ -1319,8 +1339,9 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
     # all claims
     parts.append('<h2 id="claims">All claims</h2>')
     parts.append('<table class="claims"><tr><th>claim</th><th>reference</th><th>title</th><th>status</th></tr>%s</table>'
-                 % "".join('<tr><td><a href="claims/%s">%s</a></td><td>%s</td><td>%s</td><td>%s</td></tr>'
-                           % (_esc(it.page), _esc(it.id), _esc(it.ref), _esc(it.title), badge(it.status))
+                 % "".join('<tr%s><td><a href="claims/%s">%s</a></td><td>%s</td><td>%s</td><td>%s</td></tr>'
+                           % (workbench.row_attributes(it), _esc(it.page), _esc(it.id), _esc(it.ref), _esc(it.title),
+                              badge(it.status))
                            for it in items))
 
     parts.append('<h2 id="figures">Figures</h2>')
@@ -1331,6 +1352,7 @@ def _index_html(items, edges, unresolved, R, stems, nb_sources, notebook_html, f
                      'renders them).</p>')
     parts.append('<h2 id="notebooks">Walkthrough notebooks</h2>')
     parts.append("".join(notebook_html(stem, "../") for stem in sorted(nb_sources)))
+    parts.append(workbench.script_html())
     return _page("local2global blueprint", "\n".join(parts), "")
 
 

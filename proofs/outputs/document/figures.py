@@ -121,6 +121,19 @@ FIGURES: tuple[PaperFigure, ...] = (
         r"of flows.",
         (Panel("fig_r3_basins", ""),), unit=None, columns=1),
     PaperFigure(
+        "A.4", "With and without weight tying: where the flow from a small start ends",
+        r"Integrated gradient flows of the reduced loss from eight starts $\theta_0 \sim N(0, \sigma^2 I)$, "
+        r"$\sigma = 1/5$, drawn in the plane of $w$ (horizontal) and the slope $A$ of the logit (vertical, symmetric "
+        r"logarithmic scale: linear within $10^{-2}$ of 0), for the tied model ($\theta = (e, w)$, left) and the "
+        r"untied one ($\theta = (e, w, h)$, right; the same $e_0$, $w_0$, and $h_0$ drawn after them). Top: "
+        r"$p = q = 0.9$; bottom: $p = q = 0.1$. Dashed green: the global minima $A = A^\star$; the line $A = 0$ of "
+        r"the unigram points, coloured by their derived classes (tied: local minima red, local maxima blue, the "
+        r"saddle black; untied: every point a saddle, black). Dots: starts, crosses: ends (orange: a global "
+        r"minimum, red: a local minimum). What to look at: for $p + q > 1$ the tied flows stop on the red line "
+        r"(the bad local minima of [23] (ii) and Theorem~2), the untied flows cross $A = 0$ and reach $A^\star$; "
+        r"for $p + q < 1$ both reach $A^\star$ (Theorem~8).",
+        (Panel("fig_untied", ""),), unit="untied_flow", columns=1),
+    PaperFigure(
         "A.3", "Dependency graph of the numbered results",
         r"The paper's numbered results as checked here: an arrow goes from a result to a result whose check uses "
         r"it; each node is coloured by the status of its weakest claim, on the ladder of \hyperref[sec:ladder]{How to read this document}.",

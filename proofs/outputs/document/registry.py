@@ -117,6 +117,11 @@ TOPICS = (
      r"The full single-layer transformer (softmax attention, ReLU feed-forward layer, tied head) in double "
      r"precision with its exact population loss over all $2^N$ sequences, compared with the canonical model, "
      r"and the paper's training experiments."),
+    ("untied", "Beyond the paper: weight tying", "Sec. 2 (the premise); our result",
+     r"The paper ties the output head to the token embedding, on the strength of two results of its reference [23]. "
+     r"Here both are checked, and the model without tying is derived from the transformer with the same machinery: "
+     r"its critical points and their classes, the conserved quantities of its gradient flow, where that flow ends, "
+     r"and the full untied transformer against the derivation."),
 )
 TOPIC_KEYS = tuple(t[0] for t in TOPICS)
 
@@ -196,7 +201,7 @@ def pointers(sec: Section, claims, home: dict) -> list:
 #: a claim's `section` (its topic in the registry) -> the document topic it is shown in
 CLAIM_TOPIC = {"setting": "setting", "canonical": "setting", "bias": "landscape", "landscape": "landscape",
                "critical": "landscape", "certified": None, "flow": "flow", "attention": "attention",
-               "full model": "full"}
+               "full model": "full", "untied": "untied"}
 
 
 def homes(secs: list[Section], claims) -> dict[str, str]:

@@ -12,7 +12,8 @@ from fractions import Fraction
 from ._common import UsageError, add_json_flag, computation_error, exact_number, precision, probability
 
 NAME = "eval"
-HELP = "evaluate A, b*, the reduced loss, its gradient and Hessian (and with --b the loss in R^3) at a point"
+HELP = ("evaluate A, b*, the reduced loss, its gradient and Hessian (and with --b the loss in R^3) at a point; "
+        "--untied: the model without weight tying")
 SUMMARY = 'A, b*, the reduced loss, its gradient and Hessian at one point'
 EXAMPLE = "l2g eval --p 0.2 --q 0.3 --e 1 --w 0.5"
 
@@ -28,6 +29,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--b", default=None, help="bias b: also evaluate the loss with bias in R^3")
     parser.add_argument("--a", default=None, help="attention scalar a (Sec. 4.1): evaluate in R^3 = (e, w, a) "
                         "and with --b in R^4; vectors and matrices then use the order e, w, a, b")
+    parser.add_argument("--untied", action="store_true", help="the model without weight tying (the paper's premise "
+                        "dropped): the head is h alpha, evaluate in R^3 = (e, w, h) and with --b in R^4 (needs --h)")
+    parser.add_argument("--h", default=None, help="head scale h of the untied model (with --untied; h = e is tying)")
     parser.add_argument("--dps", default="50", help="significant digits (15..1000, default 50)")
     add_json_flag(parser, "the values")
 
@@ -80,26 +84,32 @@ def _table(res: dict, names: str) -> str:
     return "\n".join(lines)
 
 
+def _untied_options(args):
+    """The head scale of `--untied --h H`, or None; refuses --h without --untied and --untied with --a."""
+    if args.h is not None and not args.untied:
+        raise UsageError("--h is the head scale of the untied model: it needs --untied")
+    if not args.untied:
+        return None
+    if args.a is not None:
+        raise UsageError("--untied and --a cannot be combined (the untied model is derived without attention)")
+    if args.h is None:
+        raise UsageError("--untied needs --h (the head scale h; h = e is the tied model)")
+    return _bounded(exact_number(args.h, "--h"), "--h")
+
+
 def run(args) -> int:
     from local2global.numeric.evaluate.pointeval import evaluate_point
 
     p, q, e, w, b, dps = _point(args)
-    if args.a is not None:
-        from local2global.numeric.evaluate.pointeval import attention_point
-        a = _bounded(exact_number(args.a, "--a"), "--a")
-        try:
-            res = attention_point(p, q, e, w, a, b, dps)
-        except (ValueError, TypeError) as ex:
-            raise UsageError(str(ex).splitlines()[0]) from None
-        except ArithmeticError as ex:
-            raise computation_error("the values at this point", ex, dps) from None
-        print(json.dumps(res, indent=2) if args.json else _table(res, "ewa"))
-        return 0
+    h = _untied_options(args)
+    a = None if args.a is None else _bounded(exact_number(args.a, "--a"), "--a")
+    # one point of one model: (e, w) tied, (e, w, a) with attention, (e, w, h) untied
+    names = "ewh" if h is not None else ("ewa" if a is not None else "ew")
     try:
-        res = evaluate_point(p, q, e, w, b, dps)
+        res = evaluate_point(p, q, e, w, b, dps, a=a, h=h)
     except (ValueError, TypeError) as ex:          # invariants refused by the numeric layer
         raise UsageError(str(ex).splitlines()[0]) from None
     except ArithmeticError as ex:
         raise computation_error("the values at this point", ex, dps) from None
-    print(json.dumps(res, indent=2) if args.json else _table(res, "ew"))
+    print(json.dumps(res, indent=2) if args.json else _table(res, names))
     return 0

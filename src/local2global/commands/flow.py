@@ -14,6 +14,7 @@ from ._common import (UsageError, add_json_flag, bounded, computation_error, exa
 NAME = "flow"
 HELP = ("Gradient flow in R^2 from (e0, w0): the basin of Thm 2/8, the analytic limit (energy contour "
         "∩ critical set) and an independent high-precision integration, with the energy drift; "
+        "--untied: the flow of the model without weight tying from (e0, w0, h0); "
         "--suite runs the boundary verification suite instead.")
 SUMMARY = 'gradient flow from one start (basin, limit, integration); --suite: the boundary suite'
 EXAMPLE = "l2g flow --p 0.9 --q 0.9 --e0 0.5 --w0 -0.5"
@@ -22,7 +23,7 @@ EPILOG = "the boundary suite: l2g flow --suite --out build/boundary_suite.json"
 JSON_FILE_HINT = "--out FILE with --suite (a single flow writes nothing)"
 #: the distances 10^-k of the suite's starts from each boundary
 SUITE_KS = (1, 5, 10, 15, 20)
-_SINGLE = ("p", "q", "e0", "w0", "a0")
+_SINGLE = ("p", "q", "e0", "w0", "a0", "h0")
 _SUITE = ("out", "integrate_k", "jobs")
 
 
@@ -33,6 +34,10 @@ def add_arguments(parser):
     parser.add_argument("--w0", help="initial feed-forward scalar w0 (|w0| <= 10)")
     parser.add_argument("--a0", default=None, help="initial attention scalar a0 (|a0| <= 10): flow in R^3 = (e, w, a) "
                         "(Sec. 4.1; limit class may be 'station'; the predicted class is that of Thms A/B, our result)")
+    parser.add_argument("--untied", action="store_true", help="the flow of the model without weight tying in R^3 = "
+                        "(e, w, h) (needs --h0): the limit predicted from its two conserved quantities next to an "
+                        "integrated flow")
+    parser.add_argument("--h0", default=None, help="initial head scale h0 of the untied model (|h0| <= 10; with --untied)")
     parser.add_argument("--dps", default=None,
                         help="working precision in digits (15..100, default 30; with --suite 30..100, default 50)")
     add_json_flag(parser, "the report (with --suite: the rows)")
@@ -51,7 +56,7 @@ def _opt(name: str) -> str:
 
 def run(args) -> int:
     if args.suite:
-        stray = [_opt(n) for n in _SINGLE if getattr(args, n) is not None]
+        stray = [_opt(n) for n in _SINGLE if getattr(args, n) is not None] + (["--untied"] if args.untied else [])
         if stray:
             raise UsageError(f"{', '.join(stray)} {'does' if len(stray) == 1 else 'do'} not apply to --suite "
                              "(it runs its own chains and starts)")
@@ -68,6 +73,21 @@ def run(args) -> int:
     e0 = bounded(exact_number(args.e0, "--e0"), "--e0", 10)
     w0 = bounded(exact_number(args.w0, "--w0"), "--w0", 10)
     dps = precision(args.dps or "30", lo=15, hi=100)
+    if args.h0 is not None and not args.untied:
+        raise UsageError("--h0 is the initial head scale of the untied model: it needs --untied")
+    if args.untied:
+        if args.a0 is not None:
+            raise UsageError("--untied and --a0 cannot be combined (the untied model is derived without attention)")
+        if args.h0 is None:
+            raise UsageError("--untied needs --h0 (the initial head scale; h0 = e0 starts on the tied diagonal)")
+        h0 = bounded(exact_number(args.h0, "--h0"), "--h0", 10)
+        from local2global.numeric.dynamics import basins_untied
+        try:
+            rep = basins_untied.flow_report(p, q, e0, w0, h0, dps=dps, progress=progress_enabled())
+        except (ValueError, ArithmeticError) as ex:
+            raise computation_error("the flow from this start", ex, dps) from None
+        print(json.dumps(rep, indent=2) if args.json else basins_untied.flow_report_text(rep))
+        return 0
     if args.a0 is not None:
         a0 = bounded(exact_number(args.a0, "--a0"), "--a0", 10)
         from local2global.numeric.dynamics.basins import attention_flow

@@ -11,7 +11,7 @@ from ._common import UsageError, add_json_flag, bounded, exact_number, integer, 
 
 NAME = "fullmodel"
 HELP = ("full single-layer transformer vs the symbolic model at a canonical point: losses, gradients over "
-        "(e, w[, a], b) and their differences")
+        "(e, w[, a], b) and their differences; --untied: the transformer without weight tying, over (e, w, h, b)")
 SUMMARY = 'the full torch transformer next to the symbolic model at a canonical point'
 EXAMPLE = "l2g fullmodel --p 0.2 --q 0.3 --e 1 --w 0.5 --N 4"
 
@@ -26,6 +26,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--e", required=True, help="embedding scalar e")
     parser.add_argument("--w", required=True, help="feed-forward scalar w (w != 0: |w| is not differentiable at 0)")
     parser.add_argument("--a", default=None, help="attention scalar a: use linear attention (Sec. 4.1 of the paper, Eqs. 39-41)")
+    parser.add_argument("--untied", action="store_true", help="the untied transformer: the head is a parameter of "
+                        "its own, h alpha on the canonical manifold (needs --h); gradients over (e, w, h, b)")
+    parser.add_argument("--h", default=None, help="head scale h of the untied model (with --untied; h = e is tying)")
     parser.add_argument("--b", default=None, help="bias b (default: the optimal bias b*, Lemma 5 / 13)")
     parser.add_argument("--d", default="2", help=f"embedding dimension d (1..{MAX_D}, default 2)")
     parser.add_argument("--N", default="5", help=f"sequence length N (1..{MAX_N}, default 5; 2^N sequences)")
@@ -46,7 +49,16 @@ def _inputs(args):
     b = None if args.b is None else bounded(exact_number(args.b, "--b"), "--b", LIMIT)
     d = _int(args.d, "--d", 1, MAX_D)
     N = _int(args.N, "--N", 1, MAX_N)
-    return p, q, e, w, a, b, d, N
+    if args.h is not None and not args.untied:
+        raise UsageError("--h is the head scale of the untied model: it needs --untied")
+    h = None
+    if args.untied:
+        if a is not None:
+            raise UsageError("--untied and --a cannot be combined (the untied model is derived without attention)")
+        if args.h is None:
+            raise UsageError("--untied needs --h (the head scale h; h = e is the tied model)")
+        h = bounded(exact_number(args.h, "--h"), "--h", LIMIT)
+    return p, q, e, w, a, b, d, N, h
 
 
 def _table(res: dict) -> str:
@@ -63,16 +75,17 @@ def _table(res: dict) -> str:
                      f"canonical manifold: {full['normal_norm']:.6g}")
     pt = res["point"]
     lines.append(f"max |difference| = {res['max_abs_diff']:.3g}   (b = {pt['b']} = {pt['b_value']:.17g}, "
-                 f"d = {pt['d']}, N = {pt['N']}, {pt['attention']} attention)")
+                 f"d = {pt['d']}, N = {pt['N']}, {pt['attention']} attention"
+                 + (", untied head" if pt.get("head") == "untied" else "") + ")")
     return "\n".join(lines)
 
 
 def run(args) -> int:
-    p, q, e, w, a, b, d, N = _inputs(args)
+    p, q, e, w, a, b, d, N, h = _inputs(args)
     from local2global.numeric.transformer.experiments import side_by_side
 
     try:
-        res = side_by_side(p, q, e, w, b, a, d=d, N=N)
+        res = side_by_side(p, q, e, w, b, a, d=d, N=N, h=h)
     except (ValueError, TypeError, OverflowError) as ex:     # invariants refused by the numeric layer
         raise UsageError(str(ex).splitlines()[0]) from None
     print(json.dumps(res, indent=2) if args.json else _table(res))

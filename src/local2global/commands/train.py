@@ -17,9 +17,9 @@ SUMMARY = "train Figs. 3, 4, 6 in our setting or the paper's (N = 1024, SGD) int
 EXAMPLE = "l2g train --setting paper"
 EPILOG = ("the paper's setting: Fig. 3 as Sec. 5.1 states it; Fig. 6 with Fig. 3's training (the paper states no\n"
           "other); Fig. 4 with Sec. 5.2's p = 0.5, q = 0.8, std 0.02 and Sec. 5.1's N, d, optimizer, batch and\n"
-          "iterations. Learning rate (the paper states none): the largest of 8, 4, 2, 1, 1/2 whose seed-0 pilot of\n"
-          "every init stays finite and ends below its initial held-out loss. Also trained: Fig. 3 at N = 12 with the\n"
-          "paper's SGD at that rate (it separates the optimizer from the sequence length).")
+          "iterations. Learning rate (the paper states none): the largest power of two from 8 down to 1/128 whose\n"
+          "seed-0 pilot of every init stays finite and ends below its initial held-out loss. Also trained: Fig. 3 at\n"
+          "N = 12 with the paper's SGD at that rate (it separates the optimizer from the sequence length).")
 
 
 def add_arguments(parser):
