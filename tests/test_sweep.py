@@ -342,3 +342,15 @@ def test_the_figure_prints_only_digits_both_ends_of_an_enclosure_share():
     assert fig_phase._signed(Fraction(-1, 10**35), Fraction(1, 10**34)) == "0.00"
     assert fig_phase._signed(Fraction(4749, 10000), Fraction(4751, 10000)) == "[+0.47, +0.48]"
     assert fig_phase._signed(Fraction(-62, 100), Fraction(-619, 1000)) == "-0.62"
+
+
+def test_the_code_digest_ignores_docstrings_and_comments_but_not_code(tmp_path):
+    from local2global.numeric.infra.cache import code_digest
+    a = tmp_path / "a.py"
+    a.write_text('"""Module."""\n\ndef f(x):\n    """Doc."""\n    return x + 1  # why\n')
+    b = tmp_path / "b.py"
+    b.write_text('"""Another module text."""\n# a comment\n\ndef f(x):\n    """Other doc."""\n    return x + 1\n')
+    c = tmp_path / "c.py"
+    c.write_text('"""Module."""\n\ndef f(x):\n    """Doc."""\n    return x + 2\n')
+    assert code_digest(a) == code_digest(b) != code_digest(c)
+    assert code_digest(a, extra=("1",)) != code_digest(a, extra=("2",))

@@ -28,6 +28,31 @@ def source_hash(files: Iterable[Path], extra: Iterable[str] = ()) -> str:
     return h.hexdigest()[:16]
 
 
+def code_digest(*sources, extra: Iterable[str] = ()) -> str:
+    """A short hash of code by what it does: each source (a file path, or a function or class) parsed, its
+    docstrings dropped, and its syntax tree hashed, so that editing a docstring or a comment leaves the digest (and
+    the hours of training cached under it) alone, while any change to the code itself changes it."""
+    import ast
+    import inspect
+    import textwrap
+
+    h = hashlib.sha256()
+    for src in sources:
+        text = Path(src).read_text(encoding="utf-8") if isinstance(src, (str, Path)) else \
+            textwrap.dedent(inspect.getsource(src))
+        tree = ast.parse(text)
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                    and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+        h.update(ast.dump(tree, include_attributes=False).encode())
+    for s in extra:
+        h.update(s.encode())
+    return h.hexdigest()[:16]
+
+
 def cached_json(folder, key: str, code: str, compute: Callable[[], Any]) -> Any:
     """`compute()` (JSON-able), reusing `folder/<hash(key, code)>.json` when key, code and digest all match."""
     name = hashlib.sha256(f"{key}|{code}".encode()).hexdigest()[:24]

@@ -572,21 +572,16 @@ QUICK = dict(N=6, steps=40, eval_every=10)
 
 @functools.lru_cache(maxsize=None)
 def _code_hash() -> str:
-    """Hash of the code that determines a run's result: the model, the map and the training functions (once
-    per process: reading the sources back through `inspect` costs about 0.1 s a call)."""
-    import hashlib
-    import inspect
+    """Hash of the code that determines a run's result: the model, the map and the training functions, by their
+    syntax without docstrings (`infra.cache.code_digest`: a docstring edit does not throw away hours of training at
+    the paper's setting), torch's version; once per process (reading sources back costs about 0.1 s a call)."""
     import pathlib
+
+    from local2global.numeric.infra.cache import code_digest
     here = pathlib.Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for name in ("fullmodel.py", "canonical_map.py"):
-        h.update((here / name).read_bytes())
-    for obj in (TrainConfig, TrainResult, initial_parameters, _stack, _data_stream, sample_chain, _Recorder, _ratio,
-                _records_at, train_group, torch_threads):
-        h.update(inspect.getsource(obj).encode())
-    h.update(f"{EXACT_MAX_N} {DATA_SEED_OFFSET} {PER_RUN}".encode())
-    h.update(torch.__version__.encode())
-    return h.hexdigest()[:16]
+    return code_digest(here / "fullmodel.py", here / "canonical_map.py", TrainConfig, TrainResult, initial_parameters,
+                       _stack, _data_stream, sample_chain, _Recorder, _ratio, _records_at, train_group, torch_threads,
+                       extra=(f"{EXACT_MAX_N} {DATA_SEED_OFFSET} {PER_RUN}", torch.__version__))
 
 
 def _cache_dir() -> str:

@@ -223,14 +223,11 @@ def cache_dir() -> str:
 
 @functools.lru_cache(maxsize=None)
 def code_hash() -> str:
-    """What determines a point's result: this module's training, the model, and torch's version."""
-    import inspect
-    h = hashlib.sha256()
-    h.update(open(fm.__file__, "rb").read())
-    for obj in (Point, initial_parameters, canonical_readoff, train_point):
-        h.update(inspect.getsource(obj).encode())
-    h.update(f"{LOSS_EVERY} {torch.__version__}".encode())
-    return h.hexdigest()[:16]
+    """What determines a point's result: this module's training, the model, and torch's version (by their syntax
+    without docstrings: `infra.cache.code_digest`)."""
+    from local2global.numeric.infra.cache import code_digest
+    return code_digest(fm.__file__, Point, initial_parameters, canonical_readoff, train_point,
+                       extra=(str(LOSS_EVERY), torch.__version__))
 
 
 class _Missing(Exception):
