@@ -1019,11 +1019,23 @@ _TRAIN_CMD = ("`l2g figures --only fig3_fullmodel fig4_fullmodel fig6_fullmodel`
               "which trains and caches the runs under $L2G_CACHE/fullmodel (by default ~/.cache/local2global/fullmodel)")
 
 
+_PAPER_CMD = ("`l2g train --setting paper` (the paper's N = 1024 with SGD: hours on two shared CPU cores; see the "
+              "README)")
+
+
 def _not_cached(what, printed: bool) -> Outcome:
     """Without runs nothing is confirmed: the stated form is `open`, an altered one is not accepted either."""
     return Outcome(printed, "experiment: not run (no cached training runs)",
                    f"no cached training runs for {what} (cache key: configs + code hash), nothing evaluated; run "
-                   f"{_TRAIN_CMD}", strength="open")
+                   f"{_TRAIN_CMD} for our setting, {_PAPER_CMD} for the paper's", strength="open")
+
+
+def _paper_missing(what: str) -> str:
+    return f"the paper's setting of {what} is not cached: run {_PAPER_CMD}"
+
+
+def _ours_missing(what: str) -> str:
+    return f"our setting of {what} (N = 12) is not cached: run {_TRAIN_CMD}"
 
 
 def _spread(vals, fmt="{:.3f}") -> str:
@@ -1039,8 +1051,64 @@ def _setting(cfg) -> str:
             f"{cfg.steps} steps, float64, loss {'exact (all 2^N sequences)' if cfg.exact_loss else 'estimated'}")
 
 
+def _paper_setting(data, fig: str) -> str:
+    lr = data["lr"]
+    tried = "; ".join(f"{x:g} {what}" for x, what in lr["tried"])
+    return (f"{nexp.PAPER_STATED[fig]}: SGD rate {lr['lr']:g} (the largest of "
+            f"{', '.join(f'{x:g}' for x in nexp.LR_CANDIDATES)} whose seed-0 pilot does not diverge: {tried}); "
+            f"{len(data['runs'] if fig != 'fig4' else data['runs']['standard'])} seeds, {data['device']}, float64, the loss "
+            f"estimated on {nexp.PAPER_FIG3['test_sequences']} held-out sampled sequences")
+
+
+def _rank_one_at_end(runs, th) -> dict:
+    """Per matrix: rank one at the end (s2/s1 <= th for every seed)?"""
+    return {m: max(r.sv_ratio[m][-1] for r in runs) <= th for m in nexp.MATRICES}
+
+
+def _paper_fig3(form, ours) -> tuple[list[str], str] | None:
+    """Fig. 3 at the paper's setting (`experiments.paper_runs`): (failures of form["paper"], evidence), or None when
+    it is not cached. The evidence says, per matrix, whether it ends rank one, and where our N = 12 Adam runs
+    disagree, which of optimizer and N made the difference (the N = 12 SGD control at the same rate)."""
+    data = nexp.paper_runs("fig3", progress=False)
+    if data is None:
+        return None
+    runs, th, pf, bad = data["runs"], form["threshold"], form["paper"], []
+    final = {m: [r.sv_ratio[m][-1] for r in runs] for m in nexp.MATRICES}
+    init = {m: [r.sv_ratio[m][0] for r in runs] for m in nexp.MATRICES}
+    for m in pf["rank_one"]:
+        if max(final[m]) > th:
+            bad.append(f"paper's setting: {m} does not end rank one (s2/s1 {_spread(final[m])})")
+    for m in pf["not_rank_one"]:
+        if max(final[m]) <= th:
+            bad.append(f"paper's setting: {m} ends rank one (s2/s1 {_spread(final[m])})")
+    end = _rank_one_at_end(runs, th)
+    held = nexp.heldout_references(runs[0].config)
+    ev = ("the paper's setting: " + "; ".join(
+        f"{m} s2/s1 {_spread(init[m], '{:.2f}')} -> {_spread(final[m])} ({'rank one' if end[m] else 'not rank one'})"
+        for m in ("W_V", "W_1", "W_2", "W_Q", "W_K"))
+        + f"; |W_V| final {_spread([r.norm['W_V'][-1] for r in runs], '{:.3g}')}, |W_1| final "
+          f"{_spread([r.norm['W_1'][-1] for r in runs], '{:.3g}')}; W_V top left singular vector vs e |cos| "
+          f"{_spread([r.alignment_WV['left'][-1] for r in runs])}; W_1 top right singular vector vs e |cos| "
+          f"{_spread([r.alignment_W1[-1] for r in runs])}; embedding spread {_spread([r.embedding_spread[-1] for r in runs])}; "
+          f"final held-out loss {_spread([r.loss[-1] for r in runs], '{:.4f}')} (on the same sequences the bigram "
+          f"predictor scores {held['bigram']:.4f}, the unigram {held['unigram']:.4f}); {_paper_setting(data, 'fig3')}")
+    ctrl = data["control"]
+    if ours is not None and ctrl is not None:
+        mine, sgd = _rank_one_at_end(ours, th), _rank_one_at_end(ctrl, th)
+        diffs = [m for m in nexp.MATRICES if mine[m] != end[m]]
+        why = "; ".join(f"{m}: {'the optimizer' if sgd[m] == end[m] else 'the sequence length'} (N = 12 with SGD: "
+                        f"{'rank one' if sgd[m] else 'not rank one'}, s2/s1 {_spread([r.sv_ratio[m][-1] for r in ctrl])})"
+                        for m in diffs)
+        ev += ("; what differs from our N = 12 Adam runs, and what made the difference (the N = 12 SGD control at the "
+               f"same rate, {len(ctrl)} seeds): " + (why or "nothing: every matrix gets the same verdict"))
+    elif ctrl is None:
+        ev += "; the N = 12 SGD control is not cached"
+    return bad, ev
+
+
 _FIG3_FORM = {"rank_one": ("W_1", "W_2", "W_Q", "W_K"), "not_rank_one": ("W_V",), "transient": ("W_V",),
-              "threshold": 0.05, "alignment": 0.99, "spread": 0.05}
+              "threshold": 0.05, "alignment": 0.99, "spread": 0.05,
+              "paper": {"rank_one": ("W_V",), "not_rank_one": ("W_1", "W_2")}}
 
 
 @claim("fig3.rank_one_emerges", ref="Fig. 3 (Sec. 5.1)",
@@ -1053,14 +1121,22 @@ _FIG3_FORM = {"rank_one": ("W_1", "W_2", "W_Q", "W_K"), "not_rank_one": ("W_V",)
                  r"($s_2/s_1 > 0.05$ for some seed) at our $N = 12$. The paper (N = 1024) reports $W_V$ rank one at the end.",
        domain="the cached runs (3 seeds); paper: N = 1024, SGD, batch 16, 800 iterations",
        printed=lambda: _FIG3_FORM,
-       mutant=lambda: dict(_FIG3_FORM, rank_one=("W_V",), not_rank_one=("W_1",)),
+       mutant=lambda: dict(_FIG3_FORM, rank_one=("W_V",), not_rank_one=("W_1",),
+                           paper={"rank_one": _FIG3_FORM["paper"]["not_rank_one"],
+                                  "not_rank_one": _FIG3_FORM["paper"]["rank_one"]}),
        section="full model")
 def _fig3(form, ctx):
     """form: which matrices end rank one (s2/s1 <= threshold for every seed) and which do not (> threshold for
     some seed), plus the alignment of W_1 with e and the embedding spread."""
     runs = nexp.fig3_runs(progress=False, train_if_missing=False)
-    if runs is None:
+    paper = _paper_fig3(form, runs)
+    if runs is None and paper is None:
         return _not_cached("Fig. 3", form == _FIG3_FORM)
+    if runs is None:
+        ev = f"{_ours_missing('Fig. 3')} | {paper[1]}"
+        return Outcome(not paper[0], "experiment: cached training runs (float64; no training inside `l2g check`)",
+                       ev if not paper[0] else "fails: " + "; ".join(paper[0]) + " | " + ev, strength="experiment",
+                       checked_domain="the paper's setting only")
     th, bad = form["threshold"], []
     final = {m: [r.sv_ratio[m][-1] for r in runs] for m in nexp.MATRICES}
     init = {m: [r.sv_ratio[m][0] for r in runs] for m in nexp.MATRICES}
@@ -1101,13 +1177,33 @@ def _fig3(form, ctx):
                f"{_spread([max(r.norm['W_V']) for r in long_runs], '{:.2f}')}, |W_V|/|W_1| final "
                f"{_spread([r.norm['W_V'][-1] / r.norm['W_1'][-1] for r in long_runs])}, W_1 s2/s1 final "
                f"{_spread([r.sv_ratio['W_1'][-1] for r in long_runs])}")
+    ev += " | " + (_paper_missing("Fig. 3") if paper is None else paper[1])
+    bad += paper[0] if paper is not None else []
     if bad:
         ev = "fails: " + "; ".join(bad) + " | " + ev
     return Outcome(not bad, "experiment: cached training runs (float64; no training inside `l2g check`)", ev,
-                   strength="experiment", checked_domain=f"{len(runs)} seeds of the configuration stated")
+                   strength="experiment", checked_domain=f"{len(runs)} seeds of the configuration stated"
+                   + ("" if paper is None else "; the paper's setting"))
 
 
-_FIG6_FORM = {"stays_below": 1e-12}
+def _paper_fig6(form) -> tuple[list[str], str] | None:
+    """Fig. 6 at the paper's setting: (failures of form["paper"], evidence), or None when it is not cached."""
+    data = nexp.paper_runs("fig6", progress=False)
+    if data is None:
+        return None
+    runs, pf = data["runs"], form["paper"]
+    worst = max(max(r.sv_ratio[m]) for r in runs for m in nexp.MATRICES)
+    spread = max(max(r.embedding_spread) for r in runs)
+    descends = all(r.loss[-1] < r.loss[0] for r in runs)
+    ok = (worst <= pf["stays_below"] and spread <= pf["stays_below"]) if "stays_below" in pf else worst > pf["leaves_above"]
+    ev = (f"the paper's setting: max s2/s1 over every matrix, seed and recorded step {worst:.1e}, max embedding spread "
+          f"{spread:.1e}; held-out loss {_spread([r.loss[0] for r in runs], '{:.4f}')} -> "
+          f"{_spread([r.loss[-1] for r in runs], '{:.4f}')}; {_paper_setting(data, 'fig6')}")
+    return ([] if ok and descends else [f"paper's setting: max s2/s1 {worst:.1e}, spread {spread:.1e}, "
+                                        f"loss descends: {descends}"]), ev
+
+
+_FIG6_FORM = {"stays_below": 1e-12, "paper": {"stays_below": 1e-12}}
 
 
 @claim("fig6.rank_one_stays", ref="Fig. 6 (App. H)", title="A rank-one initialization stays rank one",
@@ -1116,12 +1212,18 @@ _FIG6_FORM = {"stays_below": 1e-12}
                  r"rounding) for $W_Q, W_K, W_V, W_1, W_2$ and the embedding spread $\le 10^{-12}$ at every recorded step, "
                  r"while the loss decreases; the same measure reads $\ge 0.5$ on Gaussian inits.",
        domain="the cached runs (3 seeds), Fig. 3's training",
-       printed=lambda: _FIG6_FORM, mutant=lambda: {"leaves_above": 1e-3}, section="full model")
+       printed=lambda: _FIG6_FORM, mutant=lambda: {"leaves_above": 1e-3, "paper": {"leaves_above": 1e-3}},
+       section="full model")
 def _fig6(form, ctx):
     """form: {"stays_below": t} (every recorded ratio <= t) or the altered {"leaves_above": t} (some ratio > t)."""
     runs, gauss = nexp.fig6_runs(progress=False, train_if_missing=False), nexp.fig3_runs(progress=False, train_if_missing=False)
-    if runs is None or gauss is None:
+    paper = _paper_fig6(form)
+    if (runs is None or gauss is None) and paper is None:
         return _not_cached("Fig. 6", form == _FIG6_FORM)
+    if runs is None or gauss is None:
+        return Outcome(not paper[0], "experiment: cached training runs (float64; no training inside `l2g check`)",
+                       f"{_ours_missing('Fig. 6')} | {paper[1]}" + ("" if not paper[0] else " | fails: " + paper[0][0]),
+                       strength="experiment", checked_domain="the paper's setting only")
     worst = max(max(r.sv_ratio[m]) for r in runs for m in nexp.MATRICES)
     spread = max(max(r.embedding_spread) for r in runs)
     init_gauss = min(r.sv_ratio[m][0] for r in gauss for m in ("W_V", "W_1", "W_2"))
@@ -1136,11 +1238,38 @@ def _fig6(form, ctx):
           f"Gaussian inits read s2/s1 >= {init_gauss:.2f}; loss {_spread([r.loss[0] for r in runs], '{:.4f}')} -> "
           f"{_spread([r.loss[-1] for r in runs], '{:.4f}')} (entropy rate {ref['entropy_rate']:.4f}); seeds "
           f"{[r.config.seed for r in runs]}; " + _setting(runs[0].config))
+    ev += " | " + (_paper_missing("Fig. 6") if paper is None else paper[1] + "".join(" | fails: " + b for b in paper[0]))
+    ok = ok and (paper is None or not paper[0])
     return Outcome(ok, "experiment: cached training runs (float64; no training inside `l2g check`)", ev,
-                   strength="experiment", checked_domain=f"{len(runs)} seeds, {len(runs[0].steps)} recorded steps each")
+                   strength="experiment", checked_domain=f"{len(runs)} seeds, {len(runs[0].steps)} recorded steps each"
+                   + ("" if paper is None else "; the paper's setting"))
 
 
-_FIG4_FORM = {"standard": "unigram", "paper": "entropy_rate", "tolerance": 2e-3}
+#: the held-out predictor each reference loss is compared with at the paper's N (`experiments.heldout_references`)
+_HELDOUT = {"unigram": "unigram", "entropy_rate": "bigram"}
+
+
+def _paper_fig4(form) -> tuple[list[str], str] | None:
+    """Fig. 4 at the paper's setting: each init's final held-out loss against the predictor form["paper"] names, on
+    the same held-out sequences (their population values are H(pi) and the entropy rate); None when not cached."""
+    data = nexp.paper_runs("fig4", progress=False)
+    if data is None:
+        return None
+    runs, pf, bad, parts = data["runs"], form["paper_setting"], [], []
+    held = nexp.heldout_references(runs["standard"][0].config)
+    for label in ("standard", "paper"):
+        gaps = [r.loss[-1] - held[_HELDOUT[pf[label]]] for r in runs[label]]
+        parts.append(f"{label} init: final - {_HELDOUT[pf[label]]} predictor = {_spread(gaps, '{:+.1e}')}")
+        if max(abs(x) for x in gaps) > pf["tolerance"]:
+            bad.append(f"paper's setting, {label} init")
+    ev = ("the paper's setting: " + "; ".join(parts) + f" (on the held-out sequences the unigram predictor scores "
+          f"{held['unigram']:.4f}, the bigram {held['bigram']:.4f}; tolerance {pf['tolerance']:g}); "
+          + _paper_setting(data, "fig4"))
+    return bad, ev
+
+
+_FIG4_FORM = {"standard": "unigram", "paper": "entropy_rate", "tolerance": 2e-3,
+              "paper_setting": {"standard": "unigram", "paper": "entropy_rate", "tolerance": 2e-3}}
 
 
 @claim("fig4.initialization", ref="Fig. 4 (Sec. 5.2)", title="Standard init ends at H(π), the paper's init at the entropy rate",
@@ -1149,13 +1278,21 @@ _FIG4_FORM = {"standard": "unigram", "paper": "entropy_rate", "tolerance": 2e-3}
                  r"the paper's init (embedding coordinates 0.5, $W_1 \equiv 1$, $W_2 \equiv -1$, in $I^\star$) within "
                  r"$2\cdot10^{-3}$ of the entropy rate, for every seed.",
        domain="the cached runs (3 seeds per init); paper: p = 0.5, q = 0.8, std 0.02",
-       printed=lambda: _FIG4_FORM, mutant=lambda: dict(_FIG4_FORM, standard="entropy_rate", paper="unigram"),
+       printed=lambda: _FIG4_FORM,
+       mutant=lambda: dict(_FIG4_FORM, standard="entropy_rate", paper="unigram",
+                           paper_setting=dict(_FIG4_FORM["paper_setting"], standard="entropy_rate", paper="unigram")),
        section="full model")
 def _fig4(form, ctx):
     """form: which reference loss each init ends at (within `tolerance`, every seed)."""
     runs = nexp.fig4_runs(progress=False, train_if_missing=False)
-    if runs is None:
+    paper = _paper_fig4(form)
+    if runs is None and paper is None:
         return _not_cached("Fig. 4", form == _FIG4_FORM)
+    if runs is None:
+        ev = f"{_ours_missing('Fig. 4')} | {paper[1]}"
+        return Outcome(not paper[0], "experiment: cached training runs (float64; no training inside `l2g check`)",
+                       ev if not paper[0] else f"fails for {', '.join(paper[0])}: {ev}", strength="experiment",
+                       checked_domain="the paper's setting only")
     cfg = runs["standard"][0].config
     ref = nexp.chain_losses(cfg.p, cfg.q)
     bad, parts = [], []
@@ -1168,6 +1305,8 @@ def _fig4(form, ctx):
           f"{form['tolerance']:g}); seeds {[r.config.seed for r in runs['standard']]}; "
           + _setting(cfg).replace("gaussian init", "gaussian or paper init")
           + "; paper: p = 0.5, q = 0.8, std 0.02 (optimizer not in our copy)")
+    ev += " | " + (_paper_missing("Fig. 4") if paper is None else paper[1])
+    bad += paper[0] if paper is not None else []
     return Outcome(not bad, "experiment: cached training runs (float64; no training inside `l2g check`)",
                    ev if not bad else f"fails for {', '.join(bad)}: {ev}", strength="experiment",
                    checked_domain=f"{len(runs['standard'])} seeds per init")

@@ -80,6 +80,7 @@ WRITERS = {
     "derive": (["derive", "--out"], "folder", "derivations.tex", "fragments"),
     "figures": (["figures", "--only", "fig1a", "--out"], "folder", "fig1a.png", None),
     "flow --suite": (["flow", "--suite", "--out"], "file", None, None),
+    "sweep": (["sweep", "--quick", "--out"], "folder", "phase_table.json", None),
 }
 KINDS = ["file_as_folder", "folder_for_file", "file_for_folder", "proc", "sys", "symlink_to_proc", "empty", "blank",
          "control", "long", "dangling_symlink"]

@@ -455,6 +455,23 @@ def test_bit_affine_logits_equal_the_literal_model(attention, last_only):
         assert torch.equal(fm.logits(stacked, x, attention, last_only=True), literal[..., -1])
 
 
+def test_fused_attention_logits_and_gradients_equal_the_literal_model():
+    """The fused causal kernel (the paper-setting training at N = 1024) computes the literal model's sum."""
+    g = torch.Generator().manual_seed(4)
+    stacked = X._stack([fm.gaussian(4, 9, 0.8, g) for _ in range(2)]).detach(requires_grad=True)
+    x = fm.sample_sequences(0.3, 0.6, 9, 5, g)
+    literal = fm.logits(stacked, x)
+    fused = fm.logits(stacked, x, fused=True)
+    assert literal.shape == fused.shape and float((literal - fused).abs().max()) <= 1e-12
+    g_lit = torch.autograd.grad(literal.square().sum(), stacked.tensors())
+    g_fus = torch.autograd.grad(fused.square().sum(), stacked.tensors())
+    assert max(float((a - b).abs().max()) for a, b in zip(g_lit, g_fus)) <= 1e-10
+    # the kernel is causal: changing the last bit leaves every earlier logit unchanged
+    flipped = x.clone()
+    flipped[:, -1] = 1 - flipped[:, -1]
+    assert torch.equal(fm.logits(stacked, flipped, fused=True)[..., :-1].detach(), fused[..., :-1].detach())
+
+
 def test_population_loss_by_prefixes_equals_the_sum_over_all_sequences():
     """Causal attention: position n needs only the 2^n prefixes; the literal definition sums over all 2^N sequences."""
     g = torch.Generator().manual_seed(3)

@@ -27,6 +27,7 @@ KINDS = {
     "compiled": "numeric.evaluate.lambdify: the Python source generated for the derived expressions",
     "fullmodel": "numeric.transformer.experiments: the training runs of Figs. 3, 4, 6 (`cached_json`)",
     "weight_tying": "numeric.transformer.weight_tying: the tied and untied training runs (`cached_json`)",
+    "sweep": "numeric.transformer.sweep: the points and manifests of `l2g sweep` (`cached_json`)",
     "attention": "proofs.outputs.figures.fig_attention: the basin slices with attention (`cached_json`)",
 }
 
@@ -39,6 +40,31 @@ def source_hash(files: Iterable[Path], extra: Iterable[str] = ()) -> str:
     for f in sorted(Path(x) for x in files):
         h.update(f.name.encode())
         h.update(f.read_bytes())
+    for s in extra:
+        h.update(s.encode())
+    return h.hexdigest()[:16]
+
+
+def code_digest(*sources, extra: Iterable[str] = ()) -> str:
+    """A short hash of code by what it does: each source (a file path, or a function or class) parsed, its
+    docstrings dropped, and its syntax tree hashed, so that editing a docstring or a comment leaves the digest (and
+    the hours of training cached under it) alone, while any change to the code itself changes it."""
+    import ast
+    import inspect
+    import textwrap
+
+    h = hashlib.sha256()
+    for src in sources:
+        text = Path(src).read_text(encoding="utf-8") if isinstance(src, (str, Path)) else \
+            textwrap.dedent(inspect.getsource(src))
+        tree = ast.parse(text)
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                    and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+        h.update(ast.dump(tree, include_attributes=False).encode())
     for s in extra:
         h.update(s.encode())
     return h.hexdigest()[:16]

@@ -13,6 +13,7 @@ Floats enter only here, at the torch boundary: the symbolic side is evaluated fr
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import sys
@@ -280,7 +281,9 @@ class TrainConfig:
     x_2..x_{N+1}); the initialisation draws from a generator seeded with `seed`, the data from one seeded
     with `seed + DATA_SEED_OFFSET`, so runs that differ only in `init` see the same sequences. The loss is
     recorded every `eval_every` steps: exactly (all 2^N sequences) for N <= EXACT_MAX_N, else on
-    `test_sequences` held-out sampled sequences (an estimate; the record says which).
+    `test_sequences` held-out sampled sequences (an estimate; the record says which). `device` is where torch
+    trains ("cpu" or "cuda"); the initialisation and the data are drawn on the CPU either way, so both devices
+    start from the same numbers (a GPU's float64 kernels may round differently afterwards).
     """
 
     p: float
@@ -300,6 +303,7 @@ class TrainConfig:
     schedule: str = "constant"
     test_sequences: int = 256
     weight_decay: float = 0.0
+    device: str = "cpu"
 
     def key(self) -> str:
         """A stable text key of the configuration (cache file names, figure captions)."""
@@ -308,6 +312,12 @@ class TrainConfig:
     @property
     def exact_loss(self) -> bool:
         return self.N <= EXACT_MAX_N
+
+    @property
+    def fused(self) -> bool:
+        """Long sequences (those without an exact loss) train through the fused causal attention kernel
+        (`fullmodel.logits(fused=True)`): at N = 1024 the literal (n, n) scores take 5x the time and gigabytes."""
+        return not self.exact_loss and self.attention == "softmax"
 
 
 #: fields that may differ between the runs of one vectorised group (everything else is shared)
@@ -394,6 +404,7 @@ class _Recorder:
 
     def __init__(self, cfgs: list[TrainConfig]):
         base = cfgs[0]
+        self.finite = torch.ones(len(cfgs), dtype=torch.bool)
         self.results = [TrainResult(c, loss_kind="exact" if c.exact_loss else
                                     f"estimated on {c.test_sequences} held-out sampled sequences") for c in cfgs]
         self.base = base
@@ -401,7 +412,7 @@ class _Recorder:
             self.test = None
         else:             # one fixed test set per group (seeded apart from every data stream)
             g = torch.Generator().manual_seed(DATA_SEED_OFFSET - 1)
-            self.test = sample_chain(base.p, base.q, (base.test_sequences,), base.N + 1, g).to(fm.DTYPE)
+            self.test = sample_chain(base.p, base.q, (base.test_sequences,), base.N + 1, g).to(base.device, fm.DTYPE)
 
     def __call__(self, step: int, theta: fm.FullParameters) -> None:
         c = self.base
@@ -409,11 +420,12 @@ class _Recorder:
             if self.test is None:
                 losses = fm.population_loss(theta, c.p, c.q, attention=c.attention, fast=True)
             else:
-                z = fm.logits(theta, self.test[:, :-1], c.attention)
+                z = fm.logits(theta, self.test[:, :-1], c.attention, fused=c.fused)
                 losses = torch.nn.functional.binary_cross_entropy_with_logits(
                     z, self.test[:, 1:].expand_as(z), reduction="none").mean(dim=(-2, -1))
             # a diverged run (non-finite parameters) is recorded as NaN, and must not stop the others' SVDs
             finite = torch.stack([t.flatten(1).isfinite().all(dim=1) for t in theta.tensors()[:-1]]).all(dim=0)
+            self.finite = finite
             safe = fm.FullParameters(*[torch.where(finite.reshape(-1, *([1] * (t.ndim - 1))), t, torch.zeros_like(t))
                                        for t in theta.tensors()])
             ratios = {m: _ratio(getattr(safe, m)) for m in MATRICES}
@@ -459,7 +471,8 @@ def _records_at(step: int, cfg: TrainConfig) -> bool:
     return step % cfg.eval_every == 0 or step == cfg.steps or (step <= 2 * cfg.eval_every and step % fine == 0)
 
 
-def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 0) -> list[TrainResult]:
+def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 0,
+                pilot: bool = False) -> list[TrainResult]:
     r"""Train R runs that share every setting but `seed` and `init` at once (all parameters, no constraint).
 
     The parameters carry a leading dimension R and the loss is the sum of the R runs' minibatch losses, so
@@ -467,6 +480,9 @@ def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 
     run is trained exactly as it would be alone (up to float64 rounding of the batched kernels). One torch
     thread: deterministic, and faster than two for these small tensors. A progress bar on a terminal only, on
     line `position` below the cursor (groups trained side by side in other processes each keep their own line).
+    Once every run of the group has diverged (non-finite parameters stay non-finite under every optimizer here)
+    the remaining steps are recorded as NaN without being computed. A `pilot` (the learning-rate rule's) stops at
+    the first recorded step where any run has diverged: its records end there.
     """
     from tqdm import tqdm
 
@@ -478,10 +494,13 @@ def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 
     if base.optimizer not in ("adam", "adamw", "sgd") or base.schedule not in ("constant", "cos"):
         raise ValueError(f"unknown optimizer {base.optimizer!r} or schedule {base.schedule!r}")
     with torch_threads(1):
+        # drawn on the CPU (seeded generators), then moved: every device starts from the same numbers
         thetas = [initial_parameters(c, torch.Generator().manual_seed(c.seed)) for c in cfgs]
-        theta = _stack(thetas).detach(requires_grad=True)
-        params = list(theta.tensors())
         data = torch.stack([_data_stream(c) for c in cfgs], dim=1)           # (steps, R, B, N+1) bool
+    # factories inside the model follow a GPU (the device context costs a dispatch per call: not on the CPU)
+    with torch_threads(1), (contextlib.nullcontext() if base.device == "cpu" else torch.device(base.device)):
+        theta = fm.FullParameters(*[t.to(base.device) for t in _stack(thetas).tensors()]).detach(requires_grad=True)
+        params = list(theta.tensors())
         opt = {"adam": lambda: torch.optim.Adam(params, lr=base.lr),
                "adamw": lambda: torch.optim.AdamW(params, lr=base.lr, weight_decay=base.weight_decay),
                "sgd": lambda: torch.optim.SGD(params, lr=base.lr, weight_decay=base.weight_decay)}[base.optimizer]()
@@ -491,8 +510,8 @@ def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 
                    disable=not progress or not sys.stderr.isatty(), leave=False, file=sys.stderr,
                    position=position)
         for step in bar:
-            seqs = data[step - 1].to(fm.DTYPE)
-            z = fm.logits(theta, seqs[..., :-1], base.attention)
+            seqs = data[step - 1].to(base.device, fm.DTYPE)
+            z = fm.logits(theta, seqs[..., :-1], base.attention, fused=base.fused)
             per_run = torch.nn.functional.binary_cross_entropy_with_logits(z, seqs[..., 1:], reduction="none")
             grads = torch.autograd.grad(per_run.mean(dim=(-2, -1)).sum(), params)
             if base.grad_clip > 0:            # torch's clip_grad_norm_ rule, per run
@@ -507,6 +526,13 @@ def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 
             opt.step()
             if _records_at(step, base):
                 record(step, theta.detach())
+                if pilot and not bool(record.finite.all()):
+                    break
+                if not bool(record.finite.any()):
+                    for later in range(step + 1, base.steps + 1):
+                        if _records_at(later, base):
+                            record(later, theta.detach())
+                    break
         bar.close()
         return record.results
 
@@ -546,25 +572,26 @@ QUICK = dict(N=6, steps=40, eval_every=10)
 
 @functools.lru_cache(maxsize=None)
 def _code_hash() -> str:
-    """Hash of the code that determines a run's result: the model, the map and the training functions (once
-    per process: reading the sources back through `inspect` costs about 0.1 s a call)."""
-    import hashlib
-    import inspect
+    """Hash of the code that determines a run's result: the model, the map and the training functions, by their
+    syntax without docstrings (`infra.cache.code_digest`: a docstring edit does not throw away hours of training at
+    the paper's setting), torch's version; once per process (reading sources back costs about 0.1 s a call)."""
     import pathlib
+
+    from local2global.numeric.infra.cache import code_digest
     here = pathlib.Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for name in ("fullmodel.py", "canonical_map.py"):
-        h.update((here / name).read_bytes())
-    for obj in (TrainConfig, TrainResult, initial_parameters, _stack, _data_stream, sample_chain, _Recorder, _ratio,
-                _records_at, train_group, torch_threads):
-        h.update(inspect.getsource(obj).encode())
-    h.update(f"{EXACT_MAX_N} {DATA_SEED_OFFSET} {PER_RUN}".encode())
-    h.update(torch.__version__.encode())
-    return h.hexdigest()[:16]
+    return code_digest(here / "fullmodel.py", here / "canonical_map.py", TrainConfig, TrainResult, initial_parameters,
+                       _stack, _data_stream, sample_chain, _Recorder, _ratio, _records_at, train_group, torch_threads,
+                       extra=(f"{EXACT_MAX_N} {DATA_SEED_OFFSET} {PER_RUN}", torch.__version__))
 
 
 #: this module's cache (`numeric.infra.cache.KINDS`): $L2G_CACHE/fullmodel
 CACHE_KIND = "fullmodel"
+
+
+def cache_dir() -> str:
+    """The folder of the cached training runs of Figs. 3, 4, 6: $L2G_CACHE/fullmodel."""
+    from local2global.numeric.infra.cache import cache_folder
+    return str(cache_folder(CACHE_KIND))
 
 
 class _NotCached(Exception):
@@ -576,19 +603,20 @@ def _group_cache_key(cfgs: list[TrainConfig]) -> str:
 
 
 def run_group_cached(cfgs: list[TrainConfig], cache_dir: str | None = None, progress: bool = True,
-                     train_if_missing: bool = True, position: int = 0) -> list[TrainResult] | None:
+                     train_if_missing: bool = True, position: int = 0, pilot: bool = False) -> list[TrainResult] | None:
     """`train_group(cfgs)`, reusing a cached result when its configs, code hash and payload digest all match
     (`numeric.infra.cache`: a truncated, edited or stale file is detected and the runs are redone).
     `train_if_missing=False` only looks: None if there is no valid cached result (nothing is written);
-    `position` is the progress bar's line (`train_group`)."""
+    `position` is the progress bar's line (`train_group`); a `pilot` (`train_group`) is cached under its own key."""
     from local2global.numeric.infra.cache import cache_folder, cached_json
 
     def compute():
         if not train_if_missing:
             raise _NotCached
-        return [r.as_dict() for r in train_group(cfgs, progress=progress, position=position)]
+        return [r.as_dict() for r in train_group(cfgs, progress=progress, position=position, pilot=pilot)]
+    key = ("pilot" if pilot else "") + _group_cache_key(cfgs)
     try:
-        stored = cached_json(cache_dir or cache_folder(CACHE_KIND), _group_cache_key(cfgs), _code_hash(), compute)
+        stored = cached_json(cache_dir or cache_folder(CACHE_KIND), key, _code_hash(), compute)
     except _NotCached:
         return None
     return [TrainResult.from_dict(s) for s in stored]
@@ -607,14 +635,14 @@ def _configs(base: dict, quick: bool, seeds=SEEDS, **over) -> list[TrainConfig]:
     return [TrainConfig(**kw, seed=s) for s in seeds]
 
 
-def fig4_configs(quick: bool = False) -> list[TrainConfig]:
+def fig4_configs(quick: bool = False, device: str = "cpu") -> list[TrainConfig]:
     """Fig. 4's group: standard (N(0, 0.02^2)) then paper init, each over the seeds."""
-    return _configs(FIG4, quick, init="gaussian") + _configs(FIG4, quick, init="paper")
+    return _configs(FIG4, quick, init="gaussian", device=device) + _configs(FIG4, quick, init="paper", device=device)
 
 
-def fig36_configs(quick: bool = False) -> list[TrainConfig]:
+def fig36_configs(quick: bool = False, device: str = "cpu") -> list[TrainConfig]:
     """Figs. 3 and 6 share their training settings: one group, Gaussian init then rank-one init."""
-    return _configs(FIG3, quick) + _configs(FIG6, quick)
+    return _configs(FIG3, quick, device=device) + _configs(FIG6, quick, device=device)
 
 
 def _split(runs, key):
@@ -647,6 +675,157 @@ def long_configs() -> list[TrainConfig]:
 def long_runs(cache_dir=None, progress=True, train_if_missing=True) -> list[TrainResult] | None:
     """The N = 256 runs (`python -m local2global.numeric.transformer.experiments --long` trains and caches them)."""
     return run_group_cached(long_configs(), cache_dir, progress, train_if_missing)
+
+
+# ---------------------------------------------------------------------------------------------
+# The paper's own setting (Sec. 5.1, 5.2, App. H): `l2g train --setting paper`
+# ---------------------------------------------------------------------------------------------
+
+#: Fig. 3 as Sec. 5.1 states it: p = 0.2, q = 0.3, N = 1024, d = 8, Gaussian init with std 0.001, SGD, batch 16,
+#: 800 iterations. The learning rate is not stated (`paper_lr` chooses it by a rule); the loss is estimated on 64
+#: held-out sampled sequences (2^1024 sequences cannot be enumerated)
+PAPER_FIG3 = dict(p=0.2, q=0.3, d=8, N=1024, init="gaussian", sigma=0.001, optimizer="sgd", batch=16, steps=800,
+                  eval_every=50, test_sequences=64)
+#: Fig. 6 (App. H, announced in Sec. 5.1): the rank-one init under Fig. 3's training; the paper states no other setting
+PAPER_FIG6 = dict(PAPER_FIG3, init="rank_one")
+#: Fig. 4 (Sec. 5.2): the paper states p = 0.5, q = 0.8 and the init scale 0.02 only; N, d, SGD, batch 16 and the
+#: 800 iterations are Sec. 5.1's (ours where the paper is silent, as the records say)
+PAPER_FIG4 = dict(PAPER_FIG3, p=0.5, q=0.8, sigma=0.02)
+#: what the paper states for each figure, and what we take from elsewhere (printed by the claims)
+PAPER_STATED = {
+    "fig3": "the paper's setting (Sec. 5.1): p = 0.2, q = 0.3, N = 1024, d = 8, std 0.001, SGD, batch 16, 800 "
+            "iterations; the learning rate by our rule (the paper states none)",
+    "fig6": "Sec. 5.1's training (the paper states no other for Fig. 6) from the rank-one init of App. H; the "
+            "learning rate by our rule",
+    "fig4": "p = 0.5, q = 0.8, std 0.02 as Sec. 5.2 states; N = 1024, d = 8, SGD, batch 16, 800 iterations from "
+            "Sec. 5.1 (the paper states none for Fig. 4); the learning rate by our rule"}
+#: the learning-rate rule (plain SGD, constant rate): the largest power of two from 8 down to 1/128 for which seed 0
+#: of every init of the figure stays finite over all its iterations and ends below its initial held-out loss (the
+#: paper's init of Fig. 4 starts at a loss near 39 and needs a rate below 1/10 at N = 1024)
+LR_CANDIDATES = tuple(2.0 ** -k for k in range(-3, 8))
+#: the run that separates the optimizer from the sequence length: Fig. 3's N = 12 setting with the paper's SGD at
+#: the learning rate the rule chose for the paper's setting
+SGD_CONTROL = dict(FIG3, optimizer="sgd")
+PAPER_FIGURES = ("fig3", "fig4")          # the training groups (Fig. 6 is trained with Fig. 3, as in ours)
+
+
+def _paper_base(fig: str) -> dict:
+    return {"fig3": PAPER_FIG3, "fig4": PAPER_FIG4}[fig]
+
+
+def _paper_inits(fig: str) -> tuple[str, ...]:
+    return {"fig3": ("gaussian", "rank_one"), "fig4": ("gaussian", "paper")}[fig]
+
+
+def pilot_configs(fig: str, lr: float, device: str = "cpu") -> list[TrainConfig]:
+    """The learning-rate pilot of a paper-setting group: seed 0 of each of its inits, at rate `lr`."""
+    return [TrainConfig(**dict(_paper_base(fig), init=i), lr=lr, seed=0, device=device) for i in _paper_inits(fig)]
+
+
+def diverged(run: TrainResult) -> bool:
+    """The rule's notion of divergence: a non-finite recorded loss, or a last recorded loss not below the initial one."""
+    return not all(math.isfinite(v) for v in run.loss) or not run.loss[-1] < run.loss[0]
+
+
+def paper_lr(fig: str, device: str = "cpu", progress: bool = True, train_if_missing: bool = True) -> dict | None:
+    """The learning rate of a paper-setting group by the rule of `LR_CANDIDATES`: the candidates in decreasing
+    order, each piloted (seed 0 of every init, the full run unless one diverges first: `train_group(pilot=True)`,
+    cached) until one does not diverge.
+    {"lr": chosen, "tried": [(lr, what happened), ...]}; None if a needed pilot is not cached and
+    `train_if_missing` is False; ValueError if every candidate diverges."""
+    tried = []
+    for lr in LR_CANDIDATES:
+        runs = run_group_cached(pilot_configs(fig, lr, device), progress=progress, train_if_missing=train_if_missing,
+                                pilot=True)
+        if runs is None:
+            return None
+        bad = [r for r in runs if diverged(r)]
+        if not bad:
+            tried.append((lr, "kept: finite, held-out loss " + ", ".join(f"{r.loss[0]:.4f} -> {r.loss[-1]:.4f}"
+                                                                      for r in runs)))
+            return {"lr": lr, "tried": tried}
+        r = bad[0]
+        first = next((s for s, v in zip(r.steps, r.loss) if not math.isfinite(v)), None)
+        tried.append((lr, f"diverged ({r.config.init} init: " + (f"non-finite from step {first})" if first is not None
+                                                                 else f"loss {r.loss[0]:.4f} -> {r.loss[-1]:.4f})")))
+    raise ValueError(f"every learning rate of {LR_CANDIDATES} diverges for {fig} at the paper's setting")
+
+
+def paper_configs(fig: str, lr: float, device: str = "cpu", seeds=SEEDS) -> list[TrainConfig]:
+    """A paper-setting group: every init of the figure (Fig. 3's group carries Fig. 6's rank-one runs) over the seeds."""
+    return [TrainConfig(**dict(_paper_base(fig), init=i), lr=lr, seed=s, device=device)
+            for i in _paper_inits(fig) for s in seeds]
+
+
+def control_configs(lr: float, device: str = "cpu") -> list[TrainConfig]:
+    """`SGD_CONTROL` at rate `lr` (Fig. 3's rule), over the seeds."""
+    return [TrainConfig(**dict(SGD_CONTROL, lr=lr), seed=s, device=device) for s in SEEDS]
+
+
+def heldout_sequences(cfg: TrainConfig) -> torch.Tensor:
+    """The held-out sequences on which a long run's loss is estimated (`_Recorder.test`, the same generator and
+    draw; a test holds the two equal), (test_sequences, N+1) bool."""
+    g = torch.Generator().manual_seed(DATA_SEED_OFFSET - 1)
+    return sample_chain(cfg.p, cfg.q, (cfg.test_sequences,), cfg.N + 1, g)
+
+
+def heldout_references(cfg: TrainConfig) -> dict:
+    """The mean next-token cross-entropy of the bigram predictor P(x_{n+1} | x_n) and of the unigram predictor
+    π(x_{n+1}) on `heldout_sequences(cfg)`: an estimated loss is compared with these (the same sequences), whose
+    population values are the entropy rate and H(π)."""
+    test = heldout_sequences(cfg)
+    x, y = test[:, :-1], test[:, 1:]
+    p1 = {"bigram": torch.where(x, 1 - cfg.q, cfg.p).to(fm.DTYPE),
+          "unigram": torch.full(x.shape, cfg.p / (cfg.p + cfg.q), dtype=fm.DTYPE)}
+    return {k: float(-torch.where(y, torch.log(v), torch.log1p(-v)).mean()) for k, v in p1.items()}
+
+
+DEVICES = ("cpu", "cuda")
+
+
+def paper_runs(fig: str, device: str | None = None, progress: bool = True, train_if_missing: bool = False) -> dict | None:
+    """The cached paper-setting runs of Fig. 3, 4 or 6: {"lr": rule, "runs": ..., "control": ... (Fig. 3)}, runs as
+    `fig3_runs` / `fig4_runs` / `fig6_runs` return them, or None when they are not cached. `device` None looks for
+    the CPU's runs first, then a GPU's (`l2g train --setting paper --device cuda`)."""
+    group = "fig3" if fig in ("fig3", "fig6") else "fig4"
+    for dev in (DEVICES if device is None else (device,)):
+        lr = paper_lr(group, dev, progress, train_if_missing)
+        if lr is None:
+            continue
+        runs = run_group_cached(paper_configs(group, lr["lr"], dev), progress=progress, train_if_missing=train_if_missing)
+        if runs is None:
+            continue
+        out = {"lr": lr, "device": dev}
+        if fig == "fig4":
+            out["runs"] = {"standard": _split(runs, "gaussian"), "paper": _split(runs, "paper")}
+        else:
+            out["runs"] = _split(runs, "gaussian" if fig == "fig3" else "rank_one")
+            out["control"] = run_group_cached(control_configs(lr["lr"], dev), progress=progress,
+                                              train_if_missing=train_if_missing)
+        return out
+    return None
+
+
+def train_setting(setting: str, device: str = "cpu", progress: bool = True, say=None) -> None:
+    """`l2g train --setting ours|paper`: every run behind Figs. 3, 4, 6 in that setting into the cache (nothing
+    that is cached is trained again). `say(text)` reports each stage."""
+    say = say or (lambda text: None)
+    if setting == "ours":
+        for name in ("fig4", "fig3"):       # the groups of Figs. 3, 4, 6 (`TRAINING_GROUPS` has the untied comparison too)
+            say(f"{name}: our setting")
+            run_group_cached({"fig4": fig4_configs, "fig3": fig36_configs}[name](False, device=device), progress=progress)
+        return
+    if setting != "paper":
+        raise ValueError(f"setting must be 'ours' or 'paper', got {setting!r}")
+    _large_allocations_without_page_faults()
+    for fig in PAPER_FIGURES:
+        say(f"{fig}: learning-rate rule (pilots of seed 0 at {', '.join(f'{x:g}' for x in LR_CANDIDATES)}, largest first)")
+        lr = paper_lr(fig, device, progress)
+        say(f"{fig}: learning rate {lr['lr']:g}; training {len(paper_configs(fig, lr['lr']))} runs at N = 1024")
+        run_group_cached(paper_configs(fig, lr["lr"], device), progress=progress)
+        if fig == "fig3":
+            say("fig3: the N = 12 SGD control (optimizer or sequence length?)")
+            run_group_cached(control_configs(lr["lr"], device), progress=progress)
 
 
 def _large_allocations_without_page_faults() -> None:

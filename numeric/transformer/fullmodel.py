@@ -117,7 +117,8 @@ def _linear(X: torch.Tensor, W: torch.Tensor) -> torch.Tensor:
     return torch.einsum("...ik,...mk->...im", X.flatten(-3, -2), W).unflatten(-2, (B, n))
 
 
-def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax", last_only: bool = False) -> torch.Tensor:
+def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax", last_only: bool = False,
+           fused: bool = False) -> torch.Tensor:
     r"""logit_n = <a, z_n> + b (a = e tied, the head untied) for every position n of every sequence: x (..., B, n)
     bits -> (..., B, n).
 
@@ -126,7 +127,9 @@ def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax", l
     shape (*R, B, n) or (B, n) (the same sequences for every model). Without batch dimensions this is the
     model of one parameter set on (B, n) sequences. `last_only=True` computes the logit at the last position
     n only, (..., B): it attends to all of x_1..x_n, so no mask is needed (the prefix sums of
-    `population_loss`).
+    `population_loss`). `fused=True` (softmax attention, all positions) computes the causal attention with torch's
+    fused kernel (`scaled_dot_product_attention`, scale 1/sqrt d): the same sum without the (n, n) score and mask
+    tensors, equal to the literal one up to rounding (tested); what makes the training at the paper's N = 1024 fit.
     """
     if attention not in ATTENTIONS:
         raise ValueError(f"attention must be one of {ATTENTIONS}, got {attention!r}")
@@ -136,6 +139,11 @@ def logits(theta: FullParameters, x: torch.Tensor, attention: str = "softmax", l
     d = theta.d
     X = x.to(theta.token.dtype)[..., None] * theta.token[..., None, None, :] + theta.positional[..., None, :n, :]
     Xq = X[..., -1:, :] if last_only else X                                  # query positions (*R, B, nq, d)
+    if fused and attention == "softmax" and not last_only:
+        Y = X + torch.nn.functional.scaled_dot_product_attention(
+            _linear(X, theta.W_Q), _linear(X, theta.W_K), _linear(X, theta.W_V), is_causal=True)   # W_O = I
+        Z = Y + _linear(torch.relu(_linear(Y, theta.W_1)), theta.W_2)
+        return (Z @ theta.head_vector[..., None, :, None])[..., 0] + theta.b[..., None, None]   # head a (= e tied)
     scores = _linear(Xq, theta.W_Q) @ _linear(X, theta.W_K).transpose(-1, -2) / math.sqrt(d)   # <q_n, k_i>/sqrt d
     if attention == "softmax":
         if not last_only:
@@ -249,6 +257,8 @@ def population_loss(theta: FullParameters, p: float, q: float, N: int | None = N
     total = 0
     for n in range(1, N + 1):
         x, P1, weights = _prefix_law(p, q, n)
+        if theta.token.device.type != "cpu":              # the chain's tables are built once, on the CPU
+            x, P1, weights = (t.to(theta.token.device) for t in (x, P1, weights))
         total = total + _position_loss(model(theta, x, attention, last_only=True), P1, weights)   # z: (*R, 2^n)
     return total / N
 
@@ -285,9 +295,10 @@ def population_loss_enumerated(theta: FullParameters, p: float, q: float, N: int
     r"""The same loss as the literal sum over all 2^N sequences and all N positions (the definition, §2)."""
     N = theta.N if N is None else N
     x = all_sequences(N)
-    weights = sequence_probabilities(p, q, x)
+    weights, P1 = sequence_probabilities(p, q, x), next_one_probability(p, q, x)
+    if theta.token.device.type != "cpu":              # the chain's tables are built on the CPU
+        x, weights, P1 = (t.to(theta.token.device) for t in (x, weights, P1))
     z = logits(theta, x, attention)
-    P1 = next_one_probability(p, q, x)
     per_position = P1 * torch.nn.functional.softplus(-z) + (1 - P1) * torch.nn.functional.softplus(z)
     return (weights[:, None] * per_position).sum(dim=(-2, -1)) / N
 

@@ -138,6 +138,17 @@ FIGURES: tuple[PaperFigure, ...] = (
         r"The paper's numbered results as checked here: an arrow goes from a result to a result whose check uses "
         r"it; each node is coloured by the status of its weakest claim, on the ladder of \hyperref[sec:ladder]{How to read this document}.",
         (Panel("dependencies", ""),), unit=None, columns=1, where="root", height=0.86),
+    PaperFigure(
+        "A.5", "Where training ends: the phase diagram",
+        r"The full transformer trained from $\theta_0$ with every parameter $N(0, \sigma^2)$ (gradient descent on its "
+        r"exact population loss) over chains $(p, q)$ ordered by $p + q$ (the black line is $p + q = 1$) and scales "
+        r"$\sigma$: (a) the fraction of seeds that end at the bigram loss; (b) the canonical model's certified "
+        r"$P(\theta_0 \in I^\star)$ (Theorems~2 and~8, the digits shown are guaranteed); (c) with the attention "
+        r"scalar, $1 - P(\text{local minimum})$ (Theorems~A and~B: the quadrature estimate and a rigorous one-sided "
+        r"bound); (d) (a) minus (b); the largest grid cached by \texttt{l2g sweep}. What to look at: where (b) is "
+        r"near 0 or 1 (small $\sigma$) the cells of (a) should have its colour; where it is not, (d) shows how far the "
+        r"full transformer departs from the mass of the canonical basin (the claim of this section gives the numbers).",
+        (Panel("fig_phase", ""),), unit="phase_diagram", columns=1),
 )
 
 BY_UNIT = {f.unit: f for f in FIGURES if f.unit}

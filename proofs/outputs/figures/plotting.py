@@ -150,6 +150,8 @@ def _render_one(out_dir: str, name: str) -> list[str]:
     fn = discover()[name]
     with matplotlib.rc_context(STYLE):
         fig = fn()
+    if fig is None:                 # a figure of cached data that is not there (the phase diagram before a sweep)
+        return []
     return save(fig, out_dir, name)
 
 

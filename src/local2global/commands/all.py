@@ -27,6 +27,9 @@ def add_arguments(p):
     p.add_argument("--no-figures", action="store_true", help="skip the figures")
     p.add_argument("--no-notebooks", action="store_true", help="skip executing the notebooks")
     p.add_argument("--no-pdf", action="store_true", help="do not compile derivations.tex")
+    p.add_argument("--full", action="store_true",
+                   help="first train Figs. 3, 4, 6 at the paper's setting as well (`l2g train --setting paper`: "
+                        "N = 1024, SGD; hours on two CPU cores), so their claims report both settings")
 
 
 def run(args) -> int:
@@ -46,6 +49,13 @@ def run(args) -> int:
         output_dir(f"{out}/figures", "--out", files=[f"{n}.{e}" for n in FIGURES for e in ("pdf", "png")])
         validate_caches(None)
 
+    if args.full:
+        from local2global.numeric.transformer import experiments as nexp
+        output_dir(nexp.cache_dir(), "cache folder")
+        say = TerminalProgress("l2g all") if progress_enabled() else (lambda text: None)
+        nexp.train_setting("paper", progress=progress_enabled(), say=say)
+        if progress_enabled():
+            say.close()
     from local2global.proofs.outputs.pipeline import run_all
     from local2global.proofs.outputs.table import summary_line
     progress = TerminalProgress("l2g all") if progress_enabled() else None

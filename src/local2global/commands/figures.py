@@ -30,6 +30,8 @@ FIGURES = {
     "fig5_p09": "Fig. 5: flow near the origin, p = q = 0.9",
     "fig6_fullmodel": "Fig. 6: a rank-one init stays rank one (full model, trains)",
     "fig_attn_basins": "limit classes of the flow with attention on slices a0 = 0 and w0 fixed (cached)",
+    "fig_phase": "where training ends: the full transformer over (p + q, sigma) against the canonical basins "
+                 "(the largest grid cached by `l2g sweep`; not drawn before one)",
     "fig_r3_basins": "the R^3 basins in closed form (Thms A/B, our result): separatrix S, slices a0 = 0, w0 = -1/2",
     "fig_untied": "beyond the paper: tied and untied flows from the same small starts, p = q = 0.9 and 0.1",
 }
