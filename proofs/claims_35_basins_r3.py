@@ -917,8 +917,8 @@ THM11_ARGUMENT = (
 def _dec(x: Fraction) -> str:
     """A stated number exactly, in the fewest decimal digits that hold it (2.9e-8, 4.451e-9)."""
     for digits in range(1, 30):
-        text = pr3._decimal(x, digits, up=False)
-        if text == pr3._decimal(x, digits, up=True):
+        text = pr3.decimal_rounded(x, digits, up=False)
+        if text == pr3.decimal_rounded(x, digits, up=True):
             return text
     return _frac_text(x)
 

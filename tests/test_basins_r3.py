@@ -75,11 +75,11 @@ def test_the_certified_lower_bound_lies_below_the_quadrature_value_and_the_unifo
 
 
 def test_decimal_rounding_is_outward():
-    from local2global.numeric.dynamics.prob_r3 import _decimal
-    assert _decimal(Fraction(1, 3), 3, up=False) == "0.333" and _decimal(Fraction(1, 3), 3, up=True) == "0.334"
-    assert _decimal(Fraction(-1, 3), 3, up=False) == "-0.334"
-    assert _decimal(Fraction(2835, 10**11), 4, up=True) == "2.835e-8"
-    assert _decimal(Fraction(999999, 10**6), 3, up=True) == "1.00"
+    from local2global.numeric.dynamics.prob_r3 import decimal_rounded
+    assert decimal_rounded(Fraction(1, 3), 3, up=False) == "0.333" and decimal_rounded(Fraction(1, 3), 3, up=True) == "0.334"
+    assert decimal_rounded(Fraction(-1, 3), 3, up=False) == "-0.334"
+    assert decimal_rounded(Fraction(2835, 10**11), 4, up=True) == "2.835e-8"
+    assert decimal_rounded(Fraction(999999, 10**6), 3, up=True) == "1.00"
 
 
 @pytest.mark.parametrize("pq", [("9/10", "9/10"), ("1/10", "1/10")])

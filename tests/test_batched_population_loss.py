@@ -32,7 +32,7 @@ def test_a_batch_of_flat_vectors_unflattens_to_the_stacked_parameters():
     g = torch.Generator().manual_seed(12)
     thetas = [fm.gaussian(2, 3, 1.0, g) for _ in range(4)]
     batch = thetas[0].unflatten(torch.stack([t.flatten() for t in thetas]))
-    stacked = X._stack(thetas)
+    stacked = fm.stack_parameters(thetas)
     assert all(torch.equal(u, v) for u, v in zip(batch.tensors(), stacked.tensors()))
     with pytest.raises(ValueError):
         thetas[0].unflatten(torch.zeros(4, thetas[0].flatten().numel() + 1, dtype=fm.DTYPE))

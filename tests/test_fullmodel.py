@@ -430,7 +430,7 @@ def test_cli_fullmodel_bad_input_is_one_line_and_exit_2(argv, capsys):
 def test_batched_parameters_evaluate_each_model_as_alone(attention):
     g = torch.Generator().manual_seed(1)
     thetas = [fm.gaussian(3, 5, 0.7, g) for _ in range(3)]
-    stacked = X._stack(thetas)
+    stacked = fm.stack_parameters(thetas)
     x = fm.all_sequences(5)
     both = fm.logits(stacked, x, attention)
     for r, th in enumerate(thetas):
@@ -445,7 +445,7 @@ def test_batched_parameters_evaluate_each_model_as_alone(attention):
 @pytest.mark.parametrize("last_only", [False, True])
 def test_bit_affine_logits_equal_the_literal_model(attention, last_only):
     g = torch.Generator().manual_seed(2)
-    stacked = X._stack([fm.gaussian(4, 7, 0.8, g) for _ in range(2)])
+    stacked = fm.stack_parameters([fm.gaussian(4, 7, 0.8, g) for _ in range(2)])
     x = fm.all_sequences(7)
     literal = fm.logits(stacked, x, attention, last_only=last_only)
     fast = fm.logits_affine(stacked, x, attention, last_only=last_only)
@@ -458,7 +458,7 @@ def test_bit_affine_logits_equal_the_literal_model(attention, last_only):
 def test_fused_attention_logits_and_gradients_equal_the_literal_model():
     """The fused causal kernel (the paper-setting training at N = 1024) computes the literal model's sum."""
     g = torch.Generator().manual_seed(4)
-    stacked = X._stack([fm.gaussian(4, 9, 0.8, g) for _ in range(2)]).detach(requires_grad=True)
+    stacked = fm.stack_parameters([fm.gaussian(4, 9, 0.8, g) for _ in range(2)]).detach(requires_grad=True)
     x = fm.sample_sequences(0.3, 0.6, 9, 5, g)
     literal = fm.logits(stacked, x)
     fused = fm.logits(stacked, x, fused=True)

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from fractions import Fraction
 from itertools import product
 
@@ -56,10 +57,10 @@ def test_canonical_readoff_recovers_the_scalars_on_the_manifold():
     import torch
 
     from local2global.numeric.transformer import canonical_map as cmap
-    from local2global.numeric.transformer.experiments import _stack
+    from local2global.numeric.transformer import fullmodel as fm
     thetas = [cmap.canonical_parameters(e, w, b, d=4, N=5, signs=(1, -1, 1, 1)) for e, w, b in
               ((0.7, -0.4, 0.3), (-1.2, 0.9, -0.5))]
-    got = S.canonical_readoff(_stack(thetas))
+    got = S.canonical_readoff(fm.stack_parameters(thetas))
     assert got["e"] == pytest.approx([0.7, 1.2], abs=1e-14)
     assert got["w_from_W2"] == pytest.approx([-0.4, 0.9], abs=1e-14)
     assert got["abs_w_from_W1"] == pytest.approx([0.4, 0.9], abs=1e-14)
@@ -94,7 +95,7 @@ def test_an_interrupted_sweep_resumes_without_recomputing_finished_points(in_tmp
 
 def test_a_stale_or_corrupted_point_is_recomputed(in_tmp):
     S.run_sweep(TINY)
-    path = next(p for p in (in_tmp / "build" / "cache" / "sweep").iterdir() if p.suffix == ".json")
+    path = next(p for p in (in_tmp / "cache" / "sweep").iterdir() if p.suffix == ".json")
     path.write_text(path.read_text()[:-40])
     assert len(S.cached_grids()) == 0                               # one point no longer valid: the grid is not cached
     S.run_sweep(TINY)
@@ -240,7 +241,7 @@ def test_the_largest_cached_grid_is_read(in_tmp):
 
 def _l2g(*args, cwd):
     return subprocess.run([sys.executable, "-m", "local2global", "sweep", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300, env=dict(os.environ, L2G_TRACEBACK=""))
+                          text=True, timeout=300, env=dict(os.environ, L2G_TRACEBACK="", L2G_CACHE=str(Path(cwd) / "cache")))
 
 
 @pytest.mark.parametrize("args, says", [
@@ -262,7 +263,7 @@ def test_bad_grids_are_refused_before_any_work(tmp_path, args, says):
     r = _l2g(*args, cwd=tmp_path)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
-    assert not (tmp_path / "build").exists()
+    assert not (tmp_path / "build").exists() and not (tmp_path / "cache").exists()
 
 
 def test_a_gpu_that_is_not_there_is_refused(tmp_path):
@@ -277,8 +278,8 @@ def test_a_gpu_that_is_not_there_is_refused(tmp_path):
 def test_an_unreachable_scheduler_is_refused_before_any_work(tmp_path):
     r = _l2g("--quick", "--scheduler", "tcp://127.0.0.1:9", cwd=tmp_path)
     assert r.returncode == 2 and "cannot reach the Dask scheduler" in r.stderr and r.stderr.count("\n") == 1
-    assert not (tmp_path / "build" / "cache" / "sweep").exists() or not any(
-        (tmp_path / "build" / "cache" / "sweep").glob("*.json"))
+    assert not (tmp_path / "cache" / "sweep").exists() or not any(
+        (tmp_path / "cache" / "sweep").glob("*.json"))
 
 
 def _descendants(pid: int) -> set[int]:

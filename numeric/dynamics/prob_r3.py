@@ -265,7 +265,7 @@ def exact_point(x) -> Fraction:
     return Fraction(int(m)) * Fraction(2) ** int(e)
 
 
-def _decimal(fr: Fraction, digits: int, up: bool) -> str:
+def decimal_rounded(fr: Fraction, digits: int, up: bool) -> str:
     """fr rounded to `digits` significant decimal digits towards +oo (up) or -oo, exactly; scientific notation
     below 10^-3 (e.g. '4.4507e-9')."""
     if fr == 0:
@@ -295,7 +295,7 @@ def ball_interval(x, digits: int = 20) -> tuple[str, str]:
     """Outward-rounded decimal end points [lo, hi] of an arb ball: mid -/+ rad exactly (binary), rounded
     down / up to `digits` significant digits."""
     mid, rad = exact_point(x.mid()), exact_point(x.rad())
-    return _decimal(mid - rad, digits, up=False), _decimal(mid + rad, digits, up=True)
+    return decimal_rounded(mid - rad, digits, up=False), decimal_rounded(mid + rad, digits, up=True)
 
 
 #: quadrature values of P_min (research note §7, `prob_r3.py numeric 25 32`: Gauss-Legendre in line coordinates,

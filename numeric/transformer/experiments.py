@@ -375,11 +375,6 @@ def initial_parameters(cfg: TrainConfig, g: torch.Generator) -> fm.FullParameter
     raise ValueError(f"unknown init {cfg.init!r}")
 
 
-def _stack(thetas: list[fm.FullParameters]) -> fm.FullParameters:
-    """R parameter sets as one with a leading batch dimension R (`fullmodel.logits` evaluates all at once)."""
-    return fm.FullParameters(*[torch.stack(ts) for ts in zip(*(t.tensors() for t in thetas))])
-
-
 def _data_stream(cfg: TrainConfig) -> torch.Tensor:
     """All training sequences of one run, (steps, batch, N+1) bits, drawn at once from its data generator."""
     g = torch.Generator().manual_seed(cfg.seed + DATA_SEED_OFFSET)
@@ -499,7 +494,8 @@ def train_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 
         data = torch.stack([_data_stream(c) for c in cfgs], dim=1)           # (steps, R, B, N+1) bool
     # factories inside the model follow a GPU (the device context costs a dispatch per call: not on the CPU)
     with torch_threads(1), (contextlib.nullcontext() if base.device == "cpu" else torch.device(base.device)):
-        theta = fm.FullParameters(*[t.to(base.device) for t in _stack(thetas).tensors()]).detach(requires_grad=True)
+        stacked = fm.stack_parameters(thetas).tensors()
+        theta = fm.FullParameters(*[t.to(base.device) for t in stacked]).detach(requires_grad=True)
         params = list(theta.tensors())
         opt = {"adam": lambda: torch.optim.Adam(params, lr=base.lr),
                "adamw": lambda: torch.optim.AdamW(params, lr=base.lr, weight_decay=base.weight_decay),
@@ -580,7 +576,7 @@ def _code_hash() -> str:
     from local2global.numeric.infra.cache import code_digest
     here = pathlib.Path(__file__).resolve().parent
     return code_digest(here / "fullmodel.py", here / "canonical_map.py", TrainConfig, TrainResult, initial_parameters,
-                       _stack, _data_stream, sample_chain, _Recorder, _ratio, _records_at, train_group, torch_threads,
+                       _data_stream, sample_chain, _Recorder, _ratio, _records_at, train_group, torch_threads,
                        extra=(f"{EXACT_MAX_N} {DATA_SEED_OFFSET} {PER_RUN}", torch.__version__))
 
 

@@ -329,3 +329,8 @@ def singular_value_ratios(M: torch.Tensor) -> torch.Tensor:
 def _check_pq(p: float, q: float) -> None:
     if not (0 < p < 1 and 0 < q < 1):
         raise ValueError(f"p and q must lie in (0, 1), got p={p}, q={q}")
+
+
+def stack_parameters(thetas: list[FullParameters]) -> FullParameters:
+    """R parameter sets as one with a leading batch dimension R (`logits` evaluates all at once)."""
+    return FullParameters(*[torch.stack(ts) for ts in zip(*(t.tensors() for t in thetas))])

@@ -81,9 +81,9 @@ def canonical_r3(regime: int, sigma: Fraction) -> dict:
         if est is not None:
             out["estimate"] = est["one_minus_P_min"]
     else:
-        out["at_least"] = prob_r3._decimal(1 - Fraction(rep["rigorous"]["P_min_at_most"]), 6, up=False)
+        out["at_least"] = prob_r3.decimal_rounded(1 - Fraction(rep["rigorous"]["P_min_at_most"]), 6, up=False)
         if est is not None:
-            out["estimate"] = prob_r3._decimal(1 - Fraction(est["P_min"]), 6, up=False)
+            out["estimate"] = prob_r3.decimal_rounded(1 - Fraction(est["P_min"]), 6, up=False)
     return out
 
 
@@ -172,14 +172,14 @@ def rounded(lo, hi, digits: int = 3) -> str:
     """A number known to lie in [lo, hi] (exact decimal strings or Fractions) to `digits` significant digits: the
     nearest such decimal when both ends round to the same one (exactly, in rationals: every digit printed is then
     the true value's rounding), else the two ends rounded outward, as an interval."""
-    from local2global.numeric.dynamics.prob_r3 import _decimal
+    from local2global.numeric.dynamics.prob_r3 import decimal_rounded
     lo, hi = Fraction(lo), Fraction(hi)
 
     def nearest(x: Fraction) -> str:
-        down, up = _decimal(x, digits, up=False), _decimal(x, digits, up=True)
+        down, up = decimal_rounded(x, digits, up=False), decimal_rounded(x, digits, up=True)
         return down if x - Fraction(down) <= Fraction(up) - x else up
     a, b = nearest(lo), nearest(hi)
-    return a if a == b else f"[{_decimal(lo, digits, up=False)}, {_decimal(hi, digits, up=True)}]"
+    return a if a == b else f"[{decimal_rounded(lo, digits, up=False)}, {decimal_rounded(hi, digits, up=True)}]"
 
 
 def table_text(grid: Grid, rows: list[dict]) -> str:

@@ -39,7 +39,7 @@ from fractions import Fraction
 import torch
 
 from local2global.numeric.transformer import fullmodel as fm
-from local2global.numeric.transformer.experiments import EXACT_MAX_N, _stack, torch_threads
+from local2global.numeric.transformer.experiments import EXACT_MAX_N, torch_threads
 
 #: the training of every point unless a grid says otherwise (see the module docstring for why)
 DEFAULT_TRAINING = {"d": 4, "N": 6, "steps": 400, "lr": 0.5, "clip": 1.0, "optimizer": "gd", "init": "gaussian",
@@ -177,7 +177,8 @@ def train_point(pt: Point) -> dict:
         thetas = [initial_parameters(pt, k) for k in range(pt.seeds)]
     # factories inside the model follow a GPU (the device context costs a dispatch per call: not on the CPU)
     with torch_threads(1), (contextlib.nullcontext() if pt.device == "cpu" else torch.device(pt.device)):
-        theta = fm.FullParameters(*[t.to(pt.device) for t in _stack(thetas).tensors()]).detach(requires_grad=True)
+        stacked = fm.stack_parameters(thetas).tensors()
+        theta = fm.FullParameters(*[t.to(pt.device) for t in stacked]).detach(requires_grad=True)
         params = list(theta.tensors())
         opt = torch.optim.Adam(params, lr=pt.lr) if pt.optimizer == "adam" else None
         R, history, initial = pt.seeds, [], None

@@ -46,10 +46,6 @@ class TyingRuns:
 CONFIGS = (TyingRuns(0.9, 0.9), TyingRuns(0.2, 0.2))
 
 
-def _stack(thetas):
-    return fm.FullParameters(*[torch.stack(ts) for ts in zip(*(t.tensors() for t in thetas))])
-
-
 def train(cfg: TyingRuns, untied: bool) -> dict:
     """Gradient descent on the exact population loss from N(0, σ²) for every seed: {"steps", "loss" (per seed, per
     recorded step), "head_token" (per seed: <a, e> at the end, the untied model's signed head-embedding product;
@@ -59,7 +55,7 @@ def train(cfg: TyingRuns, untied: bool) -> dict:
     try:
         thetas = [fm.gaussian(cfg.d, cfg.N, cfg.sigma, torch.Generator().manual_seed(s), untied=untied)
                   for s in cfg.seeds]
-        theta = _stack(thetas).detach(requires_grad=True)
+        theta = fm.stack_parameters(thetas).detach(requires_grad=True)
         params = list(theta.tensors())
         steps, losses = [], []
         for step in range(cfg.steps + 1):

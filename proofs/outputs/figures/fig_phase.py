@@ -31,8 +31,8 @@ def _signed(lo: Fraction, hi: Fraction) -> str:
 
 def _outward(text: str, up: bool) -> str:
     """A decimal bound shortened to 2 significant digits, rounded outward (up for an upper bound)."""
-    from local2global.numeric.dynamics.prob_r3 import _decimal
-    return _decimal(Fraction(text), 2, up=up)
+    from local2global.numeric.dynamics.prob_r3 import decimal_rounded
+    return decimal_rounded(Fraction(text), 2, up=up)
 
 
 def _sorted(rows):
