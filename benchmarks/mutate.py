@@ -33,9 +33,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import sympy as sp
+from dataclasses import replace
 
 from local2global.proofs import Context, REGISTRY, load_all
 from local2global.proofs._registry import _safe
+from local2global.symbolic.sets import Basin, Piece
 
 OPERATORS = ("scale", "sign", "shift")
 
@@ -88,6 +90,16 @@ def mutate(form, op: str):
     and And/Or of them, matrices, tuples/lists/dicts thereof (the first entry that mutates, in order),
     numbers (int, Fraction), class labels (str: `sign` swaps to the OPPOSITE label) and sets of labels
     (`sign` drops one)."""
+    if isinstance(form, Basin):
+        # a basin of a theorem: `sign` gives its region to the OPPOSITE class, the others alter a condition
+        if op == "sign":
+            cls = OPPOSITE.get(form.limit_class)
+            return None if cls is None else replace(form, limit_class=cls)
+        pieces = mutate(form.pieces, op) if form.pieces is not None else None
+        return None if pieces is None else replace(form, pieces=pieces)
+    if isinstance(form, Piece):
+        conds = mutate(form.conditions, op)
+        return None if conds is None else Piece(conds)
     if isinstance(form, sp.MatrixBase):
         m = sp.Matrix(form)
         for i in range(len(m)):

@@ -424,14 +424,22 @@ def test_gaussian_claim_is_proved_by_a_disc_in_the_basin_and_the_enclosures_lie_
     load_all()
     rec = run_claim(REGISTRY["gaussian.whp"], Context())
     assert rec.own_status == "proved", rec.evidence
-    assert "1 - exp(-exp(-1)/(4*sigma**2))" in rec.evidence and "1 - exp(-1/(4*sigma**2))" in rec.evidence
-    assert rec.corroboration.count(": True") == 4                # every certified enclosure above the bound
+    bounds = [dict(s.values)["bound"] for s in rec.steps if "Gaussian mass of the disc" in s.states]
+    # r^2 = 1/(2e) for p+q > 1 and 1/2 for p+q < 1: the bounds 1 - exp(-1/(4 e sigma^2)), 1 - exp(-1/(4 sigma^2))
+    assert bounds == [r"$1 - \exp\left(- \frac{1}{4 \mathrm{e} \sigma^{2}}\right)$",
+                      r"$1 - \exp\left(- \frac{1}{4 \sigma^{2}}\right)$"], bounds
+    enclosures = [s for s in rec.corroborations if s.kind == "interval"]
+    assert len(enclosures) == 4 and all(s.ok for s in enclosures)   # every certified enclosure above the bound
     # the swapped classes are rejected by the same sign data of the disc
-    assert rec.control.startswith("rejected") and "(claimed global_min)" in rec.control
+    assert rec.control_rejected
+    bad = [s for s in rec.control_steps if not s.ok]
+    assert bad and all(("claimed", "global minimum") in s.values or ("claimed", "local minimum") in s.values for s in bad)
 
 
 def test_gaussian_claim_rejects_a_class_the_disc_does_not_carry():
     load_all()
     cl = REGISTRY["gaussian.whp"]
     out = cl.check({"p+q>1": "local_min", "p+q<1": "local_min"}, Context())
-    assert not out.ok and "(claimed local_min); P(disc)" in out.evidence
+    assert not out.ok
+    bad = [s for s in out.steps if not s.ok]
+    assert len(bad) == 1 and "p + q < 1" in bad[0].states and ("claimed", "local minimum") in bad[0].values
