@@ -1016,26 +1016,39 @@ def _thm5_e_axis(form, ctx):
 # --- Experiments (Figs. 3, 4, 6): evidence read from the training cache of `l2g all` --------------------
 
 _TRAIN_CMD = ("`l2g figures --only fig3_fullmodel fig4_fullmodel fig6_fullmodel` (or `l2g all`; about 15 s of CPU) "
-              "which trains and caches the runs under $L2G_CACHE/fullmodel (by default ~/.cache/local2global/fullmodel)")
+              "which trains and caches the runs in the package's cache folder (the folder named by the environment variable "
+              "L2G_CACHE, by default ~/.cache/local2global), under fullmodel")
 
 
-_PAPER_CMD = ("`l2g train --setting paper` (the paper's N = 1024 with SGD: hours on two shared CPU cores; see the "
-              "README)")
+_PAPER_CMD = "`l2g train --setting paper` (the paper's N = 1024 with SGD: hours on two shared CPU cores)"
+
+
+_RUNS_METHOD = "measured on cached training runs (torch float64; `l2g check` never trains)"
 
 
 def _not_cached(what, printed: bool) -> Outcome:
-    """Without runs nothing is confirmed: the stated form is `open`, an altered one is not accepted either."""
-    return Outcome(printed, "experiment: not run (no cached training runs)",
-                   f"no cached training runs for {what} (cache key: configs + code hash), nothing evaluated; run "
-                   f"{_TRAIN_CMD} for our setting, {_PAPER_CMD} for the paper's", strength="open")
+    """Without runs nothing is confirmed: the stated form is `open` (its one step says what to run, an argued step
+    gives no rung), an altered one is not accepted either."""
+    return Outcome.of(steps.argued(f"no cached training runs for {what}, so nothing was measured: run {_TRAIN_CMD} for "
+                                f"our setting, {_PAPER_CMD} for the paper's",
+                                argument=f"the evidence of {what} is a set of cached training runs (keyed by their "
+                                         "configurations and the code's digest); `l2g check` reads them and never "
+                                         "trains"), ok=printed)
 
 
-def _paper_missing(what: str) -> str:
-    return f"the paper's setting of {what} is not cached: run {_PAPER_CMD}"
+def _paper_missing(what: str) -> tuple[str, str]:
+    return ("the paper's setting", f"not cached: run {_PAPER_CMD}")
 
 
-def _ours_missing(what: str) -> str:
-    return f"our setting of {what} (N = 12) is not cached: run {_TRAIN_CMD}"
+def _ours_missing(what: str) -> tuple[str, str]:
+    return ("our setting (N = 12)", f"not cached: run {_TRAIN_CMD}")
+
+
+def _measured(states: str, bad: list[str], values: list, runs: int, domain: str) -> steps.Step:
+    """One setting's runs as an experiment step: it holds when nothing in `bad` (the failed parts of the stated
+    form) was found; the failures are listed first among its values."""
+    vals = [("fails", b) for b in bad] + [v if isinstance(v, tuple) else ("", v) for v in values]
+    return steps.experiment(states, not bad, method=_RUNS_METHOD, domain=domain, values=vals, count=runs)
 
 
 def _spread(vals, fmt="{:.3f}") -> str:
@@ -1065,10 +1078,10 @@ def _rank_one_at_end(runs, th) -> dict:
     return {m: max(r.sv_ratio[m][-1] for r in runs) <= th for m in nexp.MATRICES}
 
 
-def _paper_fig3(form, ours) -> tuple[list[str], str] | None:
-    """Fig. 3 at the paper's setting (`experiments.paper_runs`): (failures of form["paper"], evidence), or None when
-    it is not cached. The evidence says, per matrix, whether it ends rank one, and where our N = 12 Adam runs
-    disagree, which of optimizer and N made the difference (the N = 12 SGD control at the same rate)."""
+def _paper_fig3(form, ours) -> tuple[list[str], list, int] | None:
+    """Fig. 3 at the paper's setting (`experiments.paper_runs`): (failures of form["paper"], measured values, runs),
+    or None when it is not cached. The values say, per matrix, whether it ends rank one, and where our N = 12 Adam
+    runs disagree, which of optimizer and N made the difference (the N = 12 SGD control at the same rate)."""
     data = nexp.paper_runs("fig3", progress=False)
     if data is None:
         return None
@@ -1077,21 +1090,23 @@ def _paper_fig3(form, ours) -> tuple[list[str], str] | None:
     init = {m: [r.sv_ratio[m][0] for r in runs] for m in nexp.MATRICES}
     for m in pf["rank_one"]:
         if max(final[m]) > th:
-            bad.append(f"paper's setting: {m} does not end rank one (s2/s1 {_spread(final[m])})")
+            bad.append(f"{m} does not end rank one (s2/s1 {_spread(final[m])})")
     for m in pf["not_rank_one"]:
         if max(final[m]) <= th:
-            bad.append(f"paper's setting: {m} ends rank one (s2/s1 {_spread(final[m])})")
+            bad.append(f"{m} ends rank one (s2/s1 {_spread(final[m])})")
     end = _rank_one_at_end(runs, th)
     held = nexp.heldout_references(runs[0].config)
-    ev = ("the paper's setting: " + "; ".join(
-        f"{m} s2/s1 {_spread(init[m], '{:.2f}')} -> {_spread(final[m])} ({'rank one' if end[m] else 'not rank one'})"
-        for m in ("W_V", "W_1", "W_2", "W_Q", "W_K"))
-        + f"; |W_V| final {_spread([r.norm['W_V'][-1] for r in runs], '{:.3g}')}, |W_1| final "
-          f"{_spread([r.norm['W_1'][-1] for r in runs], '{:.3g}')}; W_V top left singular vector vs e |cos| "
-          f"{_spread([r.alignment_WV['left'][-1] for r in runs])}; W_1 top right singular vector vs e |cos| "
-          f"{_spread([r.alignment_W1[-1] for r in runs])}; embedding spread {_spread([r.embedding_spread[-1] for r in runs])}; "
-          f"final held-out loss {_spread([r.loss[-1] for r in runs], '{:.4f}')} (on the same sequences the bigram "
-          f"predictor scores {held['bigram']:.4f}, the unigram {held['unigram']:.4f}); {_paper_setting(data, 'fig3')}")
+    vals = [(f"{m} s2/s1, init -> final",
+             f"{_spread(init[m], '{:.2f}')} -> {_spread(final[m])} ({'rank one' if end[m] else 'not rank one'})")
+            for m in ("W_V", "W_1", "W_2", "W_Q", "W_K")]
+    vals += [("|W_V| final", _spread([r.norm['W_V'][-1] for r in runs], '{:.3g}')),
+             ("|W_1| final", _spread([r.norm['W_1'][-1] for r in runs], '{:.3g}')),
+             ("W_V top left singular vector vs e, |cos|", _spread([r.alignment_WV['left'][-1] for r in runs])),
+             ("W_1 top right singular vector vs e, |cos|", _spread([r.alignment_W1[-1] for r in runs])),
+             ("embedding spread", _spread([r.embedding_spread[-1] for r in runs])),
+             ("final held-out loss", f"{_spread([r.loss[-1] for r in runs], '{:.4f}')} (on the same sequences the "
+                                     f"bigram predictor scores {held['bigram']:.4f}, the unigram {held['unigram']:.4f})"),
+             ("setting", _paper_setting(data, "fig3"))]
     ctrl = data["control"]
     if ours is not None and ctrl is not None:
         mine, sgd = _rank_one_at_end(ours, th), _rank_one_at_end(ctrl, th)
@@ -1099,11 +1114,11 @@ def _paper_fig3(form, ours) -> tuple[list[str], str] | None:
         why = "; ".join(f"{m}: {'the optimizer' if sgd[m] == end[m] else 'the sequence length'} (N = 12 with SGD: "
                         f"{'rank one' if sgd[m] else 'not rank one'}, s2/s1 {_spread([r.sv_ratio[m][-1] for r in ctrl])})"
                         for m in diffs)
-        ev += ("; what differs from our N = 12 Adam runs, and what made the difference (the N = 12 SGD control at the "
-               f"same rate, {len(ctrl)} seeds): " + (why or "nothing: every matrix gets the same verdict"))
+        vals.append((f"what differs from our N = 12 Adam runs, and what made the difference (the N = 12 SGD control "
+                     f"at the same rate, {len(ctrl)} seeds)", why or "nothing: every matrix gets the same verdict"))
     elif ctrl is None:
-        ev += "; the N = 12 SGD control is not cached"
-    return bad, ev
+        vals.append(("the N = 12 SGD control", "not cached"))
+    return bad, vals, len(runs)
 
 
 _FIG3_FORM = {"rank_one": ("W_1", "W_2", "W_Q", "W_K"), "not_rank_one": ("W_V",), "transient": ("W_V",),
@@ -1127,67 +1142,79 @@ _FIG3_FORM = {"rank_one": ("W_1", "W_2", "W_Q", "W_K"), "not_rank_one": ("W_V",)
        section="full model")
 def _fig3(form, ctx):
     """form: which matrices end rank one (s2/s1 <= threshold for every seed) and which do not (> threshold for
-    some seed), plus the alignment of W_1 with e and the embedding spread."""
+    some seed), plus the alignment of W_1 with e and the embedding spread; one experiment step per setting cached."""
     runs = nexp.fig3_runs(progress=False, train_if_missing=False)
     paper = _paper_fig3(form, runs)
     if runs is None and paper is None:
         return _not_cached("Fig. 3", form == _FIG3_FORM)
-    if runs is None:
-        ev = f"{_ours_missing('Fig. 3')} | {paper[1]}"
-        return Outcome(not paper[0], "experiment: cached training runs (float64; no training inside `l2g check`)",
-                       ev if not paper[0] else "fails: " + "; ".join(paper[0]) + " | " + ev, strength="experiment",
-                       checked_domain="the paper's setting only")
-    th, bad = form["threshold"], []
-    final = {m: [r.sv_ratio[m][-1] for r in runs] for m in nexp.MATRICES}
-    init = {m: [r.sv_ratio[m][0] for r in runs] for m in nexp.MATRICES}
-    for m in form["rank_one"]:
-        if max(final[m]) > th or min(init[m]) < 0.5:
-            bad.append(f"{m}: s2/s1 {_spread(init[m])} -> {_spread(final[m])}")
-    for m in form["not_rank_one"]:
-        if max(final[m]) <= th:
-            bad.append(f"{m} ends rank one (s2/s1 {_spread(final[m])})")
-    at_peak = {m: [r.sv_ratio[m][max(range(len(r.steps)), key=lambda i: r.norm[m][i])] for r in runs] for m in nexp.MATRICES}
-    for m in form.get("transient", ()):
-        if max(at_peak[m]) > th:
-            bad.append(f"{m} is not rank one at its largest norm (s2/s1 {_spread(at_peak[m])})")
-    al = [r.alignment_W1[-1] for r in runs]
-    sp_ = [r.embedding_spread[-1] for r in runs]
-    if min(al) < form["alignment"] or max(sp_) > form["spread"]:
-        bad.append(f"alignment {_spread(al, '{:.4f}')}, spread {_spread(sp_)}")
-    small = [r.norm["W_V"][-1] / r.norm["W_1"][-1] for r in runs]
-    if "W_V" in form["not_rank_one"] and max(small) >= 0.1:
-        bad.append(f"|W_V|/|W_1| = {_spread(small)}")
-    ref = nexp.chain_losses(runs[0].config.p, runs[0].config.q)
-    ev = ("; ".join(f"{m} s2/s1 {_spread(init[m], '{:.2f}')} -> {_spread(final[m])}" for m in ("W_V", "W_1", "W_2", "W_Q", "W_K"))
-          + f"; W_V at its largest norm (step {_spread([r.steps[max(range(len(r.steps)), key=lambda i: r.norm['W_V'][i])] for r in runs], '{}')}, "
-          f"|W_V| {_spread([max(r.norm['W_V']) for r in runs], '{:.2f}')}): s2/s1 {_spread(at_peak['W_V'])}; "
-          f"final |W_V|/|W_1| {_spread(small)}; W_V top left singular vector vs e |cos| "
-          f"{_spread([r.alignment_WV['left'][-1] for r in runs])}; W_1 top right singular vector vs e |cos| "
-          f"{_spread(al, '{:.4f}')}; embedding spread {_spread(sp_)}; final loss {_spread([r.loss[-1] for r in runs], '{:.4f}')} "
-          f"(entropy rate {ref['entropy_rate']:.4f}, H(pi) {ref['unigram']:.4f}); seeds {[r.config.seed for r in runs]}; "
-          + _setting(runs[0].config) + "; paper: N = 1024, d = 8, std 0.001, SGD, batch 16, 800 iterations")
-    long_runs = nexp.long_runs(progress=False, train_if_missing=False)
-    if long_runs is None:
-        ev += ("; the N = 256 control is not cached (`python -m local2global.numeric.transformer.experiments --long`, "
-               "about 2 minutes)")
-    else:
-        lv = [r.sv_ratio["W_V"] for r in long_runs]
-        ev += (f"; N = 256 control (cached, {len(long_runs)} seeds, loss estimated on held-out sequences): W_V s2/s1 "
-               f"final {_spread([v[-1] for v in lv])}, lowest during training {_spread([min(v) for v in lv])}, |W_V| peak "
-               f"{_spread([max(r.norm['W_V']) for r in long_runs], '{:.2f}')}, |W_V|/|W_1| final "
-               f"{_spread([r.norm['W_V'][-1] / r.norm['W_1'][-1] for r in long_runs])}, W_1 s2/s1 final "
-               f"{_spread([r.sv_ratio['W_1'][-1] for r in long_runs])}")
-    ev += " | " + (_paper_missing("Fig. 3") if paper is None else paper[1])
-    bad += paper[0] if paper is not None else []
-    if bad:
-        ev = "fails: " + "; ".join(bad) + " | " + ev
-    return Outcome(not bad, "experiment: cached training runs (float64; no training inside `l2g check`)", ev,
-                   strength="experiment", checked_domain=f"{len(runs)} seeds of the configuration stated"
-                   + ("" if paper is None else "; the paper's setting"))
+    th, out = form["threshold"], []
+    if runs is not None:
+        bad = []
+        final = {m: [r.sv_ratio[m][-1] for r in runs] for m in nexp.MATRICES}
+        init = {m: [r.sv_ratio[m][0] for r in runs] for m in nexp.MATRICES}
+        for m in form["rank_one"]:
+            if max(final[m]) > th or min(init[m]) < 0.5:
+                bad.append(f"{m}: s2/s1 {_spread(init[m])} -> {_spread(final[m])}")
+        for m in form["not_rank_one"]:
+            if max(final[m]) <= th:
+                bad.append(f"{m} ends rank one (s2/s1 {_spread(final[m])})")
+        peak = [max(range(len(r.steps)), key=lambda i: r.norm["W_V"][i]) for r in runs]
+        at_peak = {m: [r.sv_ratio[m][max(range(len(r.steps)), key=lambda i: r.norm[m][i])] for r in runs]
+                   for m in nexp.MATRICES}
+        for m in form.get("transient", ()):
+            if max(at_peak[m]) > th:
+                bad.append(f"{m} is not rank one at its largest norm (s2/s1 {_spread(at_peak[m])})")
+        al = [r.alignment_W1[-1] for r in runs]
+        sp_ = [r.embedding_spread[-1] for r in runs]
+        if min(al) < form["alignment"] or max(sp_) > form["spread"]:
+            bad.append(f"alignment {_spread(al, '{:.4f}')}, spread {_spread(sp_)}")
+        small = [r.norm["W_V"][-1] / r.norm["W_1"][-1] for r in runs]
+        if "W_V" in form["not_rank_one"] and max(small) >= 0.1:
+            bad.append(f"|W_V|/|W_1| = {_spread(small)}")
+        ref = nexp.chain_losses(runs[0].config.p, runs[0].config.q)
+        vals = [(f"{m} s2/s1, init -> final", f"{_spread(init[m], '{:.2f}')} -> {_spread(final[m])}")
+                for m in ("W_V", "W_1", "W_2", "W_Q", "W_K")]
+        vals += [("W_V at its largest norm", f"step {_spread([r.steps[i] for r, i in zip(runs, peak)], '{}')}, |W_V| "
+                                             f"{_spread([max(r.norm['W_V']) for r in runs], '{:.2f}')}, s2/s1 "
+                                             f"{_spread(at_peak['W_V'])}"),
+                 ("final |W_V|/|W_1|", _spread(small)),
+                 ("W_V top left singular vector vs e, |cos|", _spread([r.alignment_WV['left'][-1] for r in runs])),
+                 ("W_1 top right singular vector vs e, |cos|", _spread(al, '{:.4f}')),
+                 ("embedding spread", _spread(sp_)),
+                 ("final loss", f"{_spread([r.loss[-1] for r in runs], '{:.4f}')} (entropy rate "
+                                f"{ref['entropy_rate']:.4f}, H(pi) {ref['unigram']:.4f})"),
+                 ("seeds", ", ".join(str(r.config.seed) for r in runs)),
+                 ("setting", _setting(runs[0].config))]
+        long_runs = nexp.long_runs(progress=False, train_if_missing=False)
+        if long_runs is None:
+            vals.append(("the N = 256 control", "not cached (`python -m local2global.numeric.transformer.experiments "
+                                                "--long`, about 2 minutes)"))
+        else:
+            lv = [r.sv_ratio["W_V"] for r in long_runs]
+            vals.append((f"the N = 256 control ({len(long_runs)} seeds, loss estimated on held-out sequences)",
+                         f"W_V s2/s1 final {_spread([v[-1] for v in lv])}, lowest during training "
+                         f"{_spread([min(v) for v in lv])}, |W_V| peak {_spread([max(r.norm['W_V']) for r in long_runs], '{:.2f}')}, "
+                         f"|W_V|/|W_1| final {_spread([r.norm['W_V'][-1] / r.norm['W_1'][-1] for r in long_runs])}, "
+                         f"W_1 s2/s1 final {_spread([r.sv_ratio['W_1'][-1] for r in long_runs])}"))
+        if paper is None:
+            vals.append(_paper_missing("Fig. 3"))
+        out.append(_measured(f"our setting (N = 12, Adam, exact loss): {', '.join(form['rank_one'])} end approximately "
+                             f"rank one (s2/s1 <= {th:g} for every seed), {', '.join(form['not_rank_one'])} not; "
+                             f"{', '.join(form.get('transient', ())) or 'none'} rank one at its largest norm",
+                             bad, vals, len(runs), f"{len(runs)} seeds of the configuration stated"))
+    if paper is not None:
+        pbad, pvals, n = paper
+        if runs is None:
+            pvals = pvals + [_ours_missing("Fig. 3")]
+        pf = form["paper"]
+        out.append(_measured(f"the paper's setting (N = 1024, SGD): {', '.join(pf['rank_one'])} end approximately rank "
+                             f"one (s2/s1 <= {th:g} for every seed), {', '.join(pf['not_rank_one'])} not",
+                             pbad, pvals, n, "the paper's setting"))
+    return Outcome.of(*out)
 
 
-def _paper_fig6(form) -> tuple[list[str], str] | None:
-    """Fig. 6 at the paper's setting: (failures of form["paper"], evidence), or None when it is not cached."""
+def _paper_fig6(form) -> tuple[list[str], list, int] | None:
+    """Fig. 6 at the paper's setting: (failures of form["paper"], measured values, runs), or None when not cached."""
     data = nexp.paper_runs("fig6", progress=False)
     if data is None:
         return None
@@ -1196,14 +1223,23 @@ def _paper_fig6(form) -> tuple[list[str], str] | None:
     spread = max(max(r.embedding_spread) for r in runs)
     descends = all(r.loss[-1] < r.loss[0] for r in runs)
     ok = (worst <= pf["stays_below"] and spread <= pf["stays_below"]) if "stays_below" in pf else worst > pf["leaves_above"]
-    ev = (f"the paper's setting: max s2/s1 over every matrix, seed and recorded step {worst:.1e}, max embedding spread "
-          f"{spread:.1e}; held-out loss {_spread([r.loss[0] for r in runs], '{:.4f}')} -> "
-          f"{_spread([r.loss[-1] for r in runs], '{:.4f}')}; {_paper_setting(data, 'fig6')}")
-    return ([] if ok and descends else [f"paper's setting: max s2/s1 {worst:.1e}, spread {spread:.1e}, "
-                                        f"loss descends: {descends}"]), ev
+    vals = [("max s2/s1 over every matrix, seed and recorded step", f"{worst:.1e}"),
+            ("max embedding spread", f"{spread:.1e}"),
+            ("held-out loss, first -> last", f"{_spread([r.loss[0] for r in runs], '{:.4f}')} -> "
+                                             f"{_spread([r.loss[-1] for r in runs], '{:.4f}')}"),
+            ("setting", _paper_setting(data, "fig6"))]
+    bad = [] if ok and descends else [f"max s2/s1 {worst:.1e}, spread {spread:.1e}, loss descends: {descends}"]
+    return bad, vals, len(runs)
 
 
 _FIG6_FORM = {"stays_below": 1e-12, "paper": {"stays_below": 1e-12}}
+
+
+def _fig6_states(form: dict) -> str:
+    if "stays_below" in form:
+        return (f"every recorded s2/s1 and the embedding spread stay <= {form['stays_below']:g} while the loss "
+                "descends")
+    return f"some recorded s2/s1 exceeds {form['leaves_above']:g} while the loss descends"
 
 
 @claim("fig6.rank_one_stays", ref="Fig. 6 (App. H)", title="A rank-one initialization stays rank one",
@@ -1220,56 +1256,75 @@ def _fig6(form, ctx):
     paper = _paper_fig6(form)
     if (runs is None or gauss is None) and paper is None:
         return _not_cached("Fig. 6", form == _FIG6_FORM)
-    if runs is None or gauss is None:
-        return Outcome(not paper[0], "experiment: cached training runs (float64; no training inside `l2g check`)",
-                       f"{_ours_missing('Fig. 6')} | {paper[1]}" + ("" if not paper[0] else " | fails: " + paper[0][0]),
-                       strength="experiment", checked_domain="the paper's setting only")
-    worst = max(max(r.sv_ratio[m]) for r in runs for m in nexp.MATRICES)
-    spread = max(max(r.embedding_spread) for r in runs)
-    init_gauss = min(r.sv_ratio[m][0] for r in gauss for m in ("W_V", "W_1", "W_2"))
-    descends = all(r.loss[-1] < r.loss[0] for r in runs)
-    if "stays_below" in form:
-        ok = worst <= form["stays_below"] and spread <= form["stays_below"]
-    else:
-        ok = worst > form["leaves_above"]
-    ok = ok and descends and init_gauss >= 0.5
-    ref = nexp.chain_losses(runs[0].config.p, runs[0].config.q)
-    ev = (f"max s2/s1 over every matrix, seed and recorded step {worst:.1e}, max embedding spread {spread:.1e}; "
-          f"Gaussian inits read s2/s1 >= {init_gauss:.2f}; loss {_spread([r.loss[0] for r in runs], '{:.4f}')} -> "
-          f"{_spread([r.loss[-1] for r in runs], '{:.4f}')} (entropy rate {ref['entropy_rate']:.4f}); seeds "
-          f"{[r.config.seed for r in runs]}; " + _setting(runs[0].config))
-    ev += " | " + (_paper_missing("Fig. 6") if paper is None else paper[1] + "".join(" | fails: " + b for b in paper[0]))
-    ok = ok and (paper is None or not paper[0])
-    return Outcome(ok, "experiment: cached training runs (float64; no training inside `l2g check`)", ev,
-                   strength="experiment", checked_domain=f"{len(runs)} seeds, {len(runs[0].steps)} recorded steps each"
-                   + ("" if paper is None else "; the paper's setting"))
+    out = []
+    if runs is not None and gauss is not None:
+        worst = max(max(r.sv_ratio[m]) for r in runs for m in nexp.MATRICES)
+        spread = max(max(r.embedding_spread) for r in runs)
+        init_gauss = min(r.sv_ratio[m][0] for r in gauss for m in ("W_V", "W_1", "W_2"))
+        descends = all(r.loss[-1] < r.loss[0] for r in runs)
+        if "stays_below" in form:
+            ok = worst <= form["stays_below"] and spread <= form["stays_below"]
+        else:
+            ok = worst > form["leaves_above"]
+        ok = ok and descends and init_gauss >= 0.5
+        ref = nexp.chain_losses(runs[0].config.p, runs[0].config.q)
+        vals = [("max s2/s1 over every matrix, seed and recorded step", f"{worst:.1e}"),
+                ("max embedding spread", f"{spread:.1e}"),
+                ("Gaussian inits read s2/s1 >=", f"{init_gauss:.2f}"),
+                ("loss, first -> last", f"{_spread([r.loss[0] for r in runs], '{:.4f}')} -> "
+                                        f"{_spread([r.loss[-1] for r in runs], '{:.4f}')} (entropy rate "
+                                        f"{ref['entropy_rate']:.4f})"),
+                ("seeds", ", ".join(str(r.config.seed) for r in runs)),
+                ("setting", _setting(runs[0].config))]
+        if paper is None:
+            vals.append(_paper_missing("Fig. 6"))
+        bad = [] if ok else [f"max s2/s1 {worst:.1e}, spread {spread:.1e}, loss descends: {descends}, Gaussian "
+                             f"inits s2/s1 >= {init_gauss:.2f}"]
+        out.append(_measured(f"our setting (N = 12): {_fig6_states(form)}, and Gaussian inits read s2/s1 >= 0.5",
+                             bad, vals, len(runs), f"{len(runs)} seeds, {len(runs[0].steps)} recorded steps each"))
+    if paper is not None:
+        pbad, pvals, n = paper
+        if runs is None or gauss is None:
+            pvals = pvals + [_ours_missing("Fig. 6")]
+        out.append(_measured(f"the paper's setting: {_fig6_states(form['paper'])}", pbad, pvals, n,
+                             "the paper's setting"))
+    return Outcome.of(*out)
 
 
 #: the held-out predictor each reference loss is compared with at the paper's N (`experiments.heldout_references`)
 _HELDOUT = {"unigram": "unigram", "entropy_rate": "bigram"}
 
 
-def _paper_fig4(form) -> tuple[list[str], str] | None:
-    """Fig. 4 at the paper's setting: each init's final held-out loss against the predictor form["paper"] names, on
-    the same held-out sequences (their population values are H(pi) and the entropy rate); None when not cached."""
+def _paper_fig4(form) -> tuple[list[str], list, int] | None:
+    """Fig. 4 at the paper's setting: each init's final held-out loss against the predictor form["paper_setting"]
+    names, on the same held-out sequences (their population values are H(pi) and the entropy rate):
+    (failures, measured values, runs), or None when not cached."""
     data = nexp.paper_runs("fig4", progress=False)
     if data is None:
         return None
-    runs, pf, bad, parts = data["runs"], form["paper_setting"], [], []
+    runs, pf, bad, vals = data["runs"], form["paper_setting"], [], []
     held = nexp.heldout_references(runs["standard"][0].config)
     for label in ("standard", "paper"):
         gaps = [r.loss[-1] - held[_HELDOUT[pf[label]]] for r in runs[label]]
-        parts.append(f"{label} init: final - {_HELDOUT[pf[label]]} predictor = {_spread(gaps, '{:+.1e}')}")
+        vals.append((f"{label} init: final - {_HELDOUT[pf[label]]} predictor", _spread(gaps, '{:+.1e}')))
         if max(abs(x) for x in gaps) > pf["tolerance"]:
-            bad.append(f"paper's setting, {label} init")
-    ev = ("the paper's setting: " + "; ".join(parts) + f" (on the held-out sequences the unigram predictor scores "
-          f"{held['unigram']:.4f}, the bigram {held['bigram']:.4f}; tolerance {pf['tolerance']:g}); "
-          + _paper_setting(data, "fig4"))
-    return bad, ev
+            bad.append(f"{label} init")
+    vals += [("on the held-out sequences", f"the unigram predictor scores {held['unigram']:.4f}, the bigram "
+                                           f"{held['bigram']:.4f}"),
+             ("setting", _paper_setting(data, "fig4"))]
+    return bad, vals, sum(len(v) for v in runs.values())
 
 
 _FIG4_FORM = {"standard": "unigram", "paper": "entropy_rate", "tolerance": 2e-3,
               "paper_setting": {"standard": "unigram", "paper": "entropy_rate", "tolerance": 2e-3}}
+
+
+_REFERENCE_WORDS = {"unigram": "the unigram loss H(pi)", "entropy_rate": "the entropy rate"}
+
+
+def _fig4_states(f: dict) -> str:
+    return (f"the standard init ends within {f['tolerance']:g} of {_REFERENCE_WORDS[f['standard']]}, the paper's init "
+            f"within {f['tolerance']:g} of {_REFERENCE_WORDS[f['paper']]}, for every seed")
 
 
 @claim("fig4.initialization", ref="Fig. 4 (Sec. 5.2)", title="Standard init ends at H(π), the paper's init at the entropy rate",
@@ -1288,25 +1343,28 @@ def _fig4(form, ctx):
     paper = _paper_fig4(form)
     if runs is None and paper is None:
         return _not_cached("Fig. 4", form == _FIG4_FORM)
-    if runs is None:
-        ev = f"{_ours_missing('Fig. 4')} | {paper[1]}"
-        return Outcome(not paper[0], "experiment: cached training runs (float64; no training inside `l2g check`)",
-                       ev if not paper[0] else f"fails for {', '.join(paper[0])}: {ev}", strength="experiment",
-                       checked_domain="the paper's setting only")
-    cfg = runs["standard"][0].config
-    ref = nexp.chain_losses(cfg.p, cfg.q)
-    bad, parts = [], []
-    for label in ("standard", "paper"):
-        gaps = [r.loss[-1] - ref[form[label]] for r in runs[label]]
-        parts.append(f"{label} init: final - {form[label]} = {_spread(gaps, '{:+.1e}')}")
-        if max(abs(x) for x in gaps) > form["tolerance"]:
-            bad.append(label)
-    ev = ("; ".join(parts) + f" (H(pi) = {ref['unigram']:.4f}, entropy rate = {ref['entropy_rate']:.4f}, tolerance "
-          f"{form['tolerance']:g}); seeds {[r.config.seed for r in runs['standard']]}; "
-          + _setting(cfg).replace("gaussian init", "gaussian or paper init")
-          + "; paper: p = 0.5, q = 0.8, std 0.02 (optimizer not in our copy)")
-    ev += " | " + (_paper_missing("Fig. 4") if paper is None else paper[1])
-    bad += paper[0] if paper is not None else []
-    return Outcome(not bad, "experiment: cached training runs (float64; no training inside `l2g check`)",
-                   ev if not bad else f"fails for {', '.join(bad)}: {ev}", strength="experiment",
-                   checked_domain=f"{len(runs['standard'])} seeds per init")
+    out = []
+    if runs is not None:
+        cfg = runs["standard"][0].config
+        ref = nexp.chain_losses(cfg.p, cfg.q)
+        bad, vals = [], []
+        for label in ("standard", "paper"):
+            gaps = [r.loss[-1] - ref[form[label]] for r in runs[label]]
+            vals.append((f"{label} init: final - {form[label]}", _spread(gaps, '{:+.1e}')))
+            if max(abs(x) for x in gaps) > form["tolerance"]:
+                bad.append(f"{label} init")
+        vals += [("H(pi)", f"{ref['unigram']:.4f}"), ("entropy rate", f"{ref['entropy_rate']:.4f}"),
+                 ("seeds", ", ".join(str(r.config.seed) for r in runs["standard"])),
+                 ("setting", _setting(cfg).replace("gaussian init", "gaussian or paper init")
+                  + "; paper: p = 0.5, q = 0.8, std 0.02 (optimizer not in our copy)")]
+        if paper is None:
+            vals.append(_paper_missing("Fig. 4"))
+        out.append(_measured(f"our setting: {_fig4_states(form)}", bad, vals, sum(len(v) for v in runs.values()),
+                             f"{len(runs['standard'])} seeds per init"))
+    if paper is not None:
+        pbad, pvals, n = paper
+        if runs is None:
+            pvals = pvals + [_ours_missing("Fig. 4")]
+        out.append(_measured(f"the paper's setting: {_fig4_states(form['paper_setting'])}", pbad, pvals, n,
+                             "the paper's setting"))
+    return Outcome.of(*out)

@@ -24,7 +24,8 @@ def _open(printed: bool) -> Outcome:
     return Outcome.of(steps.argued(f"no sweep of the full transformer is cached, so nothing was compared: run "
                                    f"{SWEEP_CMD}",
                                    argument=f"the evidence is a cached sweep; run {SWEEP_CMD} from this folder, "
-                                            "which trains and caches it under $L2G_CACHE/sweep"), ok=printed)
+                                            "which trains and caches it in the package's cache folder (the folder named by the environment variable "
+                                            "L2G_CACHE, by default ~/.cache/local2global), under sweep"), ok=printed)
 
 
 def certified_step(rows) -> steps.Step:

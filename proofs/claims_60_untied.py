@@ -826,9 +826,11 @@ def _untied_training(form, ctx):
         runs = wt.runs(cfg, train_if_missing=False)
         if runs is None:
             # without runs nothing is confirmed: the stated form is open, an altered one is not accepted either
-            return Outcome(form == _TRAINING_FORM, "experiment: not run (no cached training runs)",
-                           "no cached weight-tying runs (cache key: configuration + code hash); `l2g all` trains them "
-                           "(about 20 s of CPU)", strength="open")
+            return Outcome.of(st.argued("no cached weight-tying runs, so nothing was measured: `l2g all` trains "
+                                        "them (about 20 s of CPU)",
+                                        argument="the evidence is a set of cached training runs (keyed by their "
+                                                 "configuration and the code's digest); `l2g check` reads them and "
+                                                 "never trains"), ok=form == _TRAINING_FORM)
         regime = "p+q>1" if cfg.p + cfg.q > 1 else "p+q<1"
         ref = nexp.chain_losses(cfg.p, cfg.q)
         for tying in ("tied", "untied"):

@@ -350,6 +350,8 @@ def test_fullmodel_claims_pass_and_their_negative_controls_are_rejected(tmp_path
     """Own statuses (before propagation). Run in an empty folder: without cached training runs the experiment
     claims are open (never trained inside a check), with the command to run."""
     monkeypatch.chdir(tmp_path)
+    # an empty training cache: runs cached by earlier tests (or the user) would make the claims experiments
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path / "cache"))
     from local2global.proofs import Context, run_claim, select
     expected = {"full.eq3": "sampled", "full.eq41": "sampled", "full.loss": "sampled",
                 "full.gradient": "sampled", "full.normal": "sampled", "thm4.full_model": "proved",

@@ -83,6 +83,8 @@ def test_the_heldout_sequences_are_the_recorders_and_the_bigram_predictor_beats_
 
 def test_the_claims_name_the_paper_setting_command_when_it_is_not_cached(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    # an empty training cache: runs cached by earlier tests (or the user) would make the claims experiments
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path / "cache"))
     from local2global.proofs import Context, run_claim, select
     for cid in ("fig3.rank_one_emerges", "fig4.initialization", "fig6.rank_one_stays"):
         rec = run_claim(select([cid])[0], Context())

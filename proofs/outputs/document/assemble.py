@@ -85,7 +85,13 @@ PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \newtheorem*{named}{\namedname}
 \theoremstyle{remark}
 \newtheorem{remark}{Remark}
-\newcommand{\statusbox}[2]{{\setlength{\fboxsep}{1.4pt}\colorbox{st#1}{\textcolor{ink#1}{\sffamily\footnotesize\strut #2}}}}
+% \statusbox{key}{status line}: the status (up to the line's first comma) in the ladder's colours, the rest of the
+% line ("1 argued step, cites ...") after it as text that wraps (a colour box cannot break across lines)
+\newcommand{\statusbox}[2]{\stsplit{#1}#2,\stend}
+\def\stsplit#1#2,#3\stend{{\setlength{\fboxsep}{1.4pt}\colorbox{st#1}{\textcolor{ink#1}{\sffamily\footnotesize\strut #2}}}%
+  \stnote#3\stend}
+\def\stnote#1\stend{\if\relax\detokenize{#1}\relax\else\stnotetext#1\stend\fi}
+\def\stnotetext#1,\stend{{\footnotesize ,#1}}
 \newcommand{\stepid}[1]{{\footnotesize\ttfamily #1}}
 \newenvironment{steps}{\begin{list}{}{\setlength{\leftmargin}{0pt}\setlength{\itemsep}{1.1ex}%
   \setlength{\parsep}{0.4ex}\setlength{\topsep}{0.6ex}}}{\end{list}}
