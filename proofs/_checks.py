@@ -751,6 +751,8 @@ def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, 
     branches = branches or {"all": {}}
     states = states or "the two sides agree"
     diffs = {lab: substitute(lhs - rhs, sub) for lab, sub in branches.items()}
+    # the two sides of each branch, unevaluated: what a kernel re-proves is "this form equals that one"
+    sides = {lab: (substitute(sp.sympify(lhs), sub), substitute(sp.sympify(rhs), sub)) for lab, sub in branches.items()}
     why = ""
     if exact:
         hows = []
@@ -766,7 +768,7 @@ def identity(lhs: sp.Expr, rhs: sp.Expr, ctx: Context, key: str, branches=None, 
                 break
             hows.append(how)
         else:
-            obligations = tuple(steps.Obligation("== 0", d, label=lab) for lab, d in diffs.items())
+            obligations = tuple(steps.Obligation("== 0", sides[lab][0], label=lab, rhs=sides[lab][1]) for lab in diffs)
             return Outcome.of(steps.exact(
                 states, True, method="exact normal form of the difference (exp, log, sqrt rewritten; python-flint "
                 "fmpz_mpoly zero test)", domain="the whole domain: (p, q) in (0,1)^2, every real value of the other "

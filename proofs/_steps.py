@@ -49,15 +49,18 @@ SOFTWARE = {"sympy": "SymPy", "python-flint": "python-flint (arb)", "mpmath": "m
 @dataclass(frozen=True)
 class Obligation:
     """The exact statement a step decided, for a proof assistant to re-prove: ``relation`` is one of
-    ``"== 0"``, ``"> 0"``, ``"< 0"``, ``">= 0"``, ``"<= 0"``, ``"!= 0"`` applied to ``expr`` (a SymPy expression),
-    under ``hypotheses`` (SymPy relations) and the sign assumptions of the symbols of ``expr``; (p, q) range
-    over (0, 1)^2 unless ``unit_pq`` is False. ``label`` names it within its step (a branch, an entry)."""
+    ``"== 0"``, ``"> 0"``, ``"< 0"``, ``">= 0"``, ``"<= 0"``, ``"!= 0"`` applied to ``expr - rhs`` (SymPy
+    expressions; ``rhs`` is 0 unless an identity keeps its two sides apart, so that the statement re-proved is
+    "this form equals that one" and not SymPy's evaluated difference), under ``hypotheses`` (SymPy relations)
+    and the sign assumptions of the symbols; (p, q) range over (0, 1)^2 unless ``unit_pq`` is False. ``label``
+    names it within its step (a branch, an entry)."""
 
     relation: str
     expr: Any
     hypotheses: tuple = ()
     unit_pq: bool = True
     label: str = ""
+    rhs: Any = 0
 
     RELATIONS = ("== 0", "> 0", "< 0", ">= 0", "<= 0", "!= 0")
 

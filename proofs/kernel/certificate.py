@@ -1,0 +1,383 @@
+r"""Coq certificates of exact steps: the statement printed from the step's SymPy obligation, and a proof script.
+
+The generator is untrusted: it may choose a bad script, but it cannot make Coq accept a false statement. What the
+reader must trust is that the statement printed (`Lemma.statement`) says what the step says, which is why it is
+printed by the one printer (`coq.py`) from the very expression the step decided, with its domain as hypotheses.
+
+Scripts, by the shape of the statement (``forall ..., hypotheses -> L = R`` or ``... -> X > 0`` etc.):
+
+- ``reflexivity`` when both sides print the same term (the step compared a form with itself, e.g. a printed form
+  that is literally the derived one);
+- ``field`` for an identity of rational functions whose transcendental subterms (``exp``, ``ln``, ``sqrt``,
+  ``Rabs``) are independent atoms, with their non-zero side conditions proved by ``lra``/``nra`` from the
+  hypotheses and ``exp_pos``/``sqrt_pos``;
+- first the logarithm rules, for an identity that needs them: each ``ln A`` is rewritten as
+  ``ln f1 + ln f1 - ln f2 ...`` over the positive factors of ``A`` (SymPy's factorisation proposes them; Coq proves
+  ``A = f1 * f1 * / f2`` by ``field`` and the rewriting by ``ln_mult``/``ln_Rinv``, each factor's positivity by
+  ``lra``/``nra``), then ``field``;
+- the exponential rules, likewise: each ``exp X`` is rewritten over a basis of exponentials ``exp t`` with
+  ``X = t1 + t1 - t2 ...`` proved by ``ring`` and ``exp_plus``/``exp_Ropp``;
+- for square roots: the numerator of the identity, a polynomial in the atoms ``sqrt X``, is written as
+  ``sum Q_i (sqrt X_i * sqrt X_i - X_i)`` (the generator divides; ``ring`` checks the division), and
+  ``sqrt_sqrt`` closes it;
+- for an inequality: ``lra`` then ``nra`` on the statement, or, for a quotient ``N / D``, the signs of ``N``
+  and ``D`` separately (each by ``nra``) after ``field`` proves ``X = N / D``.
+
+A statement the printer cannot express (Airy functions, other real powers) is `Unfit`, with the reason; so is one
+whose expression is a constant SymPy had already evaluated to the relation (nothing is left to re-prove).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from local2global.proofs.kernel import coq
+
+__all__ = ["Lemma", "Unfit", "lemma", "PRELUDE", "FORBIDDEN"]
+
+#: the libraries every certificate loads and the small tactics its scripts call (Ltac builds proof terms; the
+#: kernel checks them, so these add nothing to what is trusted)
+PRELUDE = r"""Require Import Reals Lra Psatz.
+Open Scope R_scope.
+
+(* 0 < t for a product, quotient, power, exponential or square root of positive parts; else lra, nra *)
+Ltac l2g_pos := match goal with
+  | |- 0 < _ + _ => apply Rplus_lt_0_compat; l2g_pos
+  | |- 0 < _ * _ => apply Rmult_lt_0_compat; l2g_pos
+  | |- 0 < / _ => apply Rinv_0_lt_compat; l2g_pos
+  | |- 0 < _ / _ => apply Rdiv_lt_0_compat; l2g_pos
+  | |- 0 < _ ^ _ => apply pow_lt; l2g_pos
+  | |- 0 < exp _ => apply exp_pos
+  | |- _ => first [ assumption | lra | nra ]
+  end.
+(* 0 <= t likewise *)
+Ltac l2g_nonneg := match goal with
+  | |- 0 <= _ + _ => apply Rplus_le_le_0_compat; l2g_nonneg
+  | |- 0 <= _ * _ => apply Rmult_le_pos; l2g_nonneg
+  | |- 0 <= _ ^ 2 => apply pow2_ge_0
+  | |- 0 <= sqrt _ => apply sqrt_pos
+  | |- 0 <= exp _ => left; apply exp_pos
+  | |- _ => first [ assumption | lra | nra | (left; l2g_pos) ]
+  end.
+(* t <> 0 for the denominators field leaves *)
+Ltac l2g_nz := match goal with
+  | |- _ * _ <> 0 => apply Rmult_integral_contrapositive_currified; l2g_nz
+  | |- _ ^ _ <> 0 => apply pow_nonzero; l2g_nz
+  | |- exp _ <> 0 => apply not_eq_sym, Rlt_not_eq, exp_pos
+  | |- _ => first [ assumption | lra | nra | (apply not_eq_sym, Rlt_not_eq; l2g_pos)
+                   | (apply Rlt_not_eq; apply Ropp_lt_cancel; rewrite Ropp_0; l2g_pos) ]
+  end.
+Ltac l2g_field := field; repeat split; l2g_nz.
+(* square roots squared away: sqrt x ^ (k + 2) = x * sqrt x ^ k, then ring *)
+Lemma l2g_sqrt_pow : forall x n, 0 <= x -> sqrt x ^ (S (S n)) = x * sqrt x ^ n.
+Proof. intros x n Hx. simpl. rewrite <- Rmult_assoc, sqrt_sqrt by exact Hx. reflexivity. Qed.
+Ltac l2g_side := match goal with |- _ <> 0 => l2g_nz | |- _ /\\ _ => repeat split; l2g_nz end.
+Ltac l2g_roots := field_simplify_eq; [ repeat (rewrite l2g_sqrt_pow by l2g_nonneg); ring | .. ]; try solve [ l2g_side ].
+(* the sign of a numerator or a denominator *)
+Ltac l2g_signs := match goal with
+  | |- 0 < _ => l2g_pos
+  | |- 0 <= _ => l2g_nonneg
+  | |- _ < 0 => first [ lra | nra | (apply Ropp_lt_cancel; rewrite Ropp_0; l2g_pos) ]
+  | |- _ <= 0 => first [ lra | nra | (apply Ropp_le_cancel; rewrite Ropp_0; l2g_nonneg) ]
+  end.
+(* the sign of N / D from the signs of N and D (HN, HD) *)
+Lemma l2g_q1 : forall n d, 0 < n -> 0 < d -> 0 < n / d.
+Proof. intros n d Hn Hd. unfold Rdiv. apply Rmult_lt_0_compat; [exact Hn | apply Rinv_0_lt_compat; exact Hd]. Qed.
+Lemma l2g_q2 : forall n d, n < 0 -> 0 < d -> n / d < 0.
+Proof. intros n d Hn Hd. unfold Rdiv. pose proof (Rinv_0_lt_compat d Hd). nra. Qed.
+Lemma l2g_q3 : forall n d, 0 < n -> d < 0 -> n / d < 0.
+Proof. intros n d Hn Hd. unfold Rdiv. pose proof (Rinv_lt_0_compat d Hd). nra. Qed.
+Lemma l2g_q4 : forall n d, n < 0 -> d < 0 -> 0 < n / d.
+Proof. intros n d Hn Hd. unfold Rdiv. pose proof (Rinv_lt_0_compat d Hd). nra. Qed.
+Lemma l2g_q5 : forall n d, 0 <= n -> 0 < d -> 0 <= n / d.
+Proof. intros n d Hn Hd. unfold Rdiv. pose proof (Rinv_0_lt_compat d Hd). nra. Qed.
+Lemma l2g_q6 : forall n d, n <= 0 -> 0 < d -> n / d <= 0.
+Proof. intros n d Hn Hd. unfold Rdiv. pose proof (Rinv_0_lt_compat d Hd). nra. Qed.
+Lemma l2g_q7 : forall n d, 0 <= n -> d < 0 -> n / d <= 0.
+Proof. intros n d Hn Hd. unfold Rdiv. pose proof (Rinv_lt_0_compat d Hd). nra. Qed.
+Lemma l2g_q8 : forall n d, n <= 0 -> d < 0 -> 0 <= n / d.
+Proof. intros n d Hn Hd. unfold Rdiv. pose proof (Rinv_lt_0_compat d Hd). nra. Qed.
+Ltac l2g_quot := first [ apply l2g_q1 | apply l2g_q2 | apply l2g_q3 | apply l2g_q4 | apply l2g_q5 | apply l2g_q6
+                       | apply l2g_q7 | apply l2g_q8 ]; assumption.
+"""
+
+#: words no certificate may contain: a proof that compiles with one of them proves nothing
+FORBIDDEN = ("Admitted", "admit", "Axiom", "Parameter", "Hypothesis", "Conjecture", "Variable", "Abort")
+
+
+class Unfit(ValueError):
+    """A statement this generator does not certify (the reason is the message)."""
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """One certificate: a Coq lemma, its statement and its proof script, and the tactics and library lemmas the
+    script rests on (for the record)."""
+
+    name: str
+    statement: str
+    script: str
+    tactics: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return f"Lemma {self.name} :\n  {self.statement}.\nProof.\n{self.script}\nQed.\n"
+
+
+_REL = {"== 0": "=", "> 0": ">", "< 0": "<", ">= 0": ">=", "<= 0": "<=", "!= 0": "<>"}
+
+
+def _statement(names, hyps, prop) -> str:
+    if not names:
+        return " -> ".join(hyps + [prop])
+    return f"forall {' '.join(names)} : R, " + "".join(f"{h} -> " for h in hyps) + prop
+
+
+def _intros(names, hyps) -> str:
+    hn = [f"H{k}" for k in range(len(hyps))]
+    return f"  intros {' '.join(list(names) + hn)}." if names or hn else ""
+
+
+def _atoms(e: sp.Expr):
+    """The transcendental subterms of e: exponentials, logarithms, square roots (bases), absolute values."""
+    exps = sorted(e.atoms(sp.exp), key=sp.default_sort_key)
+    logs = sorted(e.atoms(sp.log), key=sp.default_sort_key)
+    roots = sorted({x.base for x in e.atoms(sp.Pow) if x.exp.is_Rational and x.exp.q == 2}, key=sp.default_sort_key)
+    return exps, logs, roots
+
+
+def _facts(e: sp.Expr) -> list[str]:
+    """`pose proof` lines: exp t > 0 and sqrt t >= 0 for the atoms of e (the facts nra may need)."""
+    exps, _, roots = _atoms(e)
+    out = [f"  pose proof (exp_pos {coq.atom(x.args[0])}) as Hexp{k}." for k, x in enumerate(exps)]
+    out += [f"  pose proof (sqrt_pos {coq.atom(b)}) as Hsqrt{k}." for k, b in enumerate(roots)]
+    return out
+
+
+def _plain(x: sp.Expr) -> bool:
+    """x has no transcendental subterm (a rational function of its symbols)."""
+    return not x.has(sp.exp, sp.log, sp.Abs) and all(p.exp.is_Integer for p in x.atoms(sp.Pow))
+
+
+class _Plan:
+    """The rewriting a certificate applies before `field`, found by SymPy (untrusted: Coq re-proves each rule).
+
+    Rules are stated on the atoms as the statement prints them, so that each rewrite finds its left side in the
+    goal: a logarithm ``ln A`` as a sum of ``+- ln f`` over the positive irreducible factors of A, a square root of
+    a square as its root, an exponential as a product of basis exponentials ``exp (g * m)`` (its exponent a sum of
+    rational multiples of monomials m, g the gcd of m's multiples). `model` is the difference the goal becomes, the
+    basis exponentials as positive Dummies printed as ``exp (g * m)`` (`names`); `lines` state, prove and apply
+    the rules (logarithms, then square roots, then exponentials, then ``ln (exp t) = t``)."""
+
+    def __init__(self, d: sp.Expr):
+        self.names: dict = {}
+        self.exponent: dict = {}
+        self.lemmas: list[str] = []
+        self.asserts: list[str] = []
+        self.rewrites: list[str] = []
+        self._he, self._after_exp, self._ln_rules = [], "", False
+        sub_e = self._exp(d)
+        sub_l = self._ln(d, sub_e)
+        sub_s = self._sqrt_squares(d, sub_e)
+        self.lines = self.asserts + self.rewrites
+        self.model = d.xreplace({**sub_e, **sub_s, **sub_l})
+
+    def t(self, x) -> str:
+        return coq.term(x, self.names)
+
+    def a(self, x) -> str:
+        return coq.atom(x, self.names)
+
+    def _exp(self, d) -> dict:
+        atoms = [x for x in sorted(d.atoms(sp.exp), key=sp.default_sort_key) if _plain(x.args[0])]
+        if not atoms:
+            return {}
+        lin = {}
+        for x in atoms:
+            terms = {}
+            for t in sp.Add.make_args(sp.expand(x.args[0])):
+                c, m = t.as_coeff_Mul()
+                terms[m] = terms.get(m, 0) + c
+            lin[x] = {m: c for m, c in terms.items() if c != 0}
+        g = {}
+        for terms in lin.values():
+            for m, c in terms.items():
+                g[m] = abs(c) if m not in g else sp.gcd(g[m], abs(c))
+        basis = {m: sp.Dummy(f"U{k}", positive=True) for k, m in enumerate(sorted(g, key=sp.default_sort_key))}
+        for m, u in basis.items():
+            self.names[u] = f"(exp {coq.atom(g[m] * m)})"
+            self.exponent[u] = g[m] * m
+        rules, sub = [], {}
+        for x, terms in lin.items():
+            mult = {m: c / g[m] for m, c in terms.items()}
+            if any(not k.is_Integer for k in mult.values()) or sum(abs(int(k)) for k in mult.values()) > 16:
+                raise Unfit("an exponential whose exponent is no small integer combination of a basis")
+            order = sorted(mult.items(), key=lambda i: sp.default_sort_key(i[0]))
+            sub[x] = sp.Mul(*[basis[m] ** int(k) for m, k in order])
+            if len(mult) == 1 and list(mult.values())[0] == 1:
+                continue                       # x is itself a basis exponential
+            pieces = []
+            for m, k in order:
+                pieces += [("+ " if k > 0 else "+ - ") + coq.atom(g[m] * m)] * abs(int(k))
+            rules.append((x, sub[x], " ".join(pieces)[2:]))
+        for k, (x, rhs, total) in enumerate(rules):
+            self.asserts.append(f"assert (He{k} : {coq.term(x)} = {self.t(rhs)}) by (replace {coq.atom(x.args[0])} "
+                                f"with ({total}) by l2g_field; rewrite ?exp_plus, ?exp_Ropp; l2g_field)")
+        self._he = [f"He{k}" for k in range(len(rules))]
+        if rules:
+            self.lemmas += ["exp_plus", "exp_Ropp"]
+        self._after_exp = self._he and ("rewrite " + ", ".join(f"?{h}" for h in self._he) + "; ")
+        return sub
+
+    def _by(self) -> str:
+        """The tactic that proves a rule's equation of rational terms once the exponentials are rewritten."""
+        return f"({self._after_exp or ''}l2g_field)"
+
+    def _ln(self, d, sub_e) -> dict:
+        rules, sub = [], {}
+        for lg in sorted(d.atoms(sp.log), key=sp.default_sort_key):
+            arg = lg.args[0].xreplace(sub_e)
+            if not _plain(arg):
+                continue
+            num, den = sp.fraction(sp.together(arg))
+            cn, fn = sp.factor_list(num)
+            cd, fd = sp.factor_list(den)
+            c = sp.Rational(cn, cd)
+            if not (c.is_Rational and c > 0):
+                continue
+            parts = [(sp.Integer(pr), k) for pr, k in sorted(sp.factorint(c.p).items())]
+            parts += [(sp.Integer(pr), -k) for pr, k in sorted(sp.factorint(c.q).items())]
+            ok = True
+            for f, k in list(fn) + [(f, -k) for f, k in fd]:
+                if f.is_positive:
+                    parts.append((f, k))
+                elif (-f).is_positive and k % 2 == 0:
+                    parts.append((-f, k))
+                else:
+                    ok = False
+            if not ok or (len(parts) == 1 and parts[0][1] == 1 and parts[0][0] == lg.args[0]):
+                continue
+            sub[lg] = sp.Add(*[k * (self.exponent[f] if f in self.exponent else sp.log(f, evaluate=False))
+                               for f, k in parts])
+            rules.append((lg, parts))
+        for k, (lg, parts) in enumerate(rules):
+            prod = " * ".join(" * ".join([self.a(f) if n > 0 else f"/ {self.a(f)}"] * abs(n)) for f, n in parts)
+            terms = " ".join(("+ " if n > 0 else "- ") + f"ln {self.a(f)}" for f, n in parts for _ in range(abs(n)))
+            terms = terms[2:] if terms.startswith("+ ") else "0 " + terms
+            self.asserts.append(f"assert (Hln{k} : {coq.term(lg)} = {terms}) by (replace {coq.atom(lg.args[0])} with "
+                                f"({prod}) by {self._by()}; rewrite ?ln_mult, ?ln_Rinv; try ring; l2g_pos)")
+        if rules:
+            self.rewrites.append("rewrite " + ", ".join(f"?Hln{k}" for k in range(len(rules))))
+            self.lemmas += ["ln_mult", "ln_Rinv", "ln_exp"]
+        self._ln_rules = bool(rules)
+        return sub
+
+    def _sqrt_squares(self, d, sub_e) -> dict:
+        rules, sub, seen = [], {}, set()
+        for x in sorted({p for p in d.atoms(sp.Pow) if p.exp.is_Rational and p.exp.q == 2}, key=sp.default_sort_key):
+            X = x.base
+            Xm = X.xreplace(sub_e)
+            if not _plain(Xm):
+                continue
+            root = sp.sqrt(sp.factor(Xm))
+            if root.has(sp.Abs) or any(q.exp.is_Rational and q.exp.q == 2 for q in root.atoms(sp.Pow)) \
+                    or not root.is_nonnegative:
+                continue
+            sub[x] = root ** (2 * x.exp)
+            if X not in seen:
+                seen.add(X)
+                rules.append((X, root))
+        for k, (X, root) in enumerate(rules):
+            self.asserts.append(f"assert (Hsq{k} : sqrt {coq.atom(X)} = {self.t(root)}) by (transitivity (sqrt "
+                                f"({self.t(root)} ^ 2)); [f_equal; {self._by()[1:-1]} | apply sqrt_pow2; l2g_nonneg])")
+        if rules:
+            self.rewrites.append("rewrite " + ", ".join(f"?Hsq{k}" for k in range(len(rules))))
+            self.lemmas.append("sqrt_pow2")
+        if self._he:
+            self.rewrites.append("rewrite " + ", ".join(f"?{h}" for h in self._he) + " in *")
+        if self._ln_rules:
+            self.rewrites.append("rewrite ?ln_exp")
+        return sub
+
+
+def _equality(ob, L, R, names, hyps) -> Lemma:
+    """``L = R``: reflexivity when both print alike; else field, and failing it the rules of `_Plan` (logarithms,
+    square roots of squares, exponentials over a basis) then field, or `l2g_roots` (field_simplify_eq, then
+    sqrt x ^ (k + 2) = x * sqrt x ^ k, then ring) for square roots that must be squared away. The choice among
+    these is left to Coq (`first`): the generator decides nothing a kernel should."""
+    prop = f"{coq.term(L)} = {coq.term(R)}"
+    st = _statement(names, hyps, prop)
+    intro = [_intros(names, hyps)] if names or hyps else []
+    if coq.term(L) == coq.term(R):
+        return Lemma("", st, "\n".join(intro + ["  reflexivity."]), ("reflexivity",))
+    d = sp.sympify(L) - sp.sympify(R)
+    if _plain(d):
+        return Lemma("", st, "\n".join(intro + ["  l2g_field."]), ("field", "lra", "nra"))
+    plan = _Plan(d)
+    ruled = "; ".join(["apply Rminus_diag_uniq"] + plan.asserts + plan.rewrites + ["first [ l2g_field | l2g_roots ]"])
+    script = intro + _facts(d) + [f"  first [ l2g_field | l2g_roots |\n    ({ruled}) ]."]
+    return Lemma("", st, "\n".join(script), ("field", "ring", "lra", "nra") + tuple(plan.lemmas)
+                 + (("sqrt_sqrt",) if any(x.exp.is_Rational and x.exp.q == 2 for x in d.atoms(sp.Pow)) else ()))
+
+
+def _inequality(ob, X, names, hyps) -> Lemma:
+    rel = _REL[ob.relation]
+    prop = f"{coq.term(X)} {rel} 0" if rel != ">" else f"0 < {coq.term(X)}"
+    if rel == ">=":
+        prop = f"0 <= {coq.term(X)}"
+    st = _statement(names, hyps, prop)
+    intro = [_intros(names, hyps)] if names or hyps else []
+    facts = _facts(X)
+    n, dd = sp.fraction(sp.together(X))
+    tries = ["lra", "nra", "l2g_pos"]
+    if rel == "<>":
+        tries = ["l2g_nz"]
+    script = intro + facts + [f"  first [ {' | '.join(tries)} ]."]
+    if dd != 1 and rel in (">", "<", ">=", "<="):
+        # a quotient: the signs of the numerator and the denominator, each by nra, after field rewrites X as N / D
+        sd = "pos" if dd.is_positive else "neg" if dd.is_negative else None
+        if sd is not None:
+            script = intro + facts + [
+                f"  replace {coq.atom(X)} with ({coq.atom(n)} / {coq.atom(dd)}) by l2g_field.",
+                f"  assert (HD : {'0 < ' + coq.atom(dd) if sd == 'pos' else coq.atom(dd) + ' < 0'}) by l2g_signs.",
+                f"  assert (HN : {_sign_goal(rel, sd, coq.atom(n))}) by l2g_signs.",
+                "  l2g_quot."]
+    return Lemma("", st, "\n".join(script), ("lra", "nra", "field"))
+
+
+def _sign_goal(rel: str, sd: str, n: str) -> str:
+    """The sign of the numerator that gives `rel` for N / D with D of sign sd."""
+    flip = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
+    r = rel if sd == "pos" else flip[rel]
+    return {">": f"0 < {n}", "<": f"{n} < 0", ">=": f"0 <= {n}", "<=": f"{n} <= 0"}[r]
+
+
+def _denominators(*exprs) -> list[sp.Expr]:
+    """The bases of the negative powers of the expressions (the terms Coq's `field` must see non-zero), in a
+    stable order, that SymPy's assumptions do not show to have a sign: an identity of rational functions holds
+    where they do not vanish, so a certificate states that as a hypothesis."""
+    out = set()
+    for e in exprs:
+        for x in sp.sympify(e).atoms(sp.Pow):
+            if x.exp.is_Rational and x.exp < 0:
+                b = x.base if x.exp.q == 1 else x.base  # a root in a denominator: sqrt b <> 0 iff b <> 0 on b >= 0
+                if not (b.is_positive or b.is_negative):
+                    out.add(b)
+    return sorted(out, key=sp.default_sort_key)
+
+
+def lemma(ob, name: str) -> Lemma:
+    """The certificate of an `Obligation`: a `Lemma` named `name`, or `Unfit` / `coq.NotCoq` with the reason."""
+    L, R = sp.sympify(ob.expr), sp.sympify(ob.rhs)
+    if isinstance(L, sp.MatrixBase) or isinstance(R, sp.MatrixBase):
+        raise Unfit("a matrix statement (its entries are certified one by one where they are steps)")
+    names, hyps = coq.binders(L - R if R != 0 else L, ob.hypotheses, ob.unit_pq, extra=(R,))
+    hyps = hyps + [f"{coq.term(d)} <> 0" for d in _denominators(L, R)]
+    if not (L.free_symbols | R.free_symbols) and not ob.hypotheses and R == 0 and L.is_Number:
+        raise Unfit("a number SymPy had already evaluated: nothing is left to re-prove")
+    if ob.relation == "== 0":
+        lem = _equality(ob, L, R, names, hyps)
+    else:
+        lem = _inequality(ob, L - R, names, hyps)
+    return Lemma(name, lem.statement, lem.script, lem.tactics)
