@@ -68,6 +68,19 @@ class Obligation:
         if self.relation not in self.RELATIONS:
             raise ValueError(f"relation {self.relation!r} is not one of {self.RELATIONS}")
 
+    @classmethod
+    def equal(cls, lhs, rhs, **kw) -> "Obligation":
+        """``lhs == rhs``, the two sides kept apart (not SymPy's evaluated difference)."""
+        return cls("== 0", lhs, rhs=rhs, **kw)
+
+    @classmethod
+    def at(cls, relation: str, expr, point: dict, rhs=0, **kw) -> "Obligation":
+        """``expr <relation> rhs`` at a point, the substitution stated as hypotheses ``x = value`` instead of
+        performed (SymPy's `subs` evaluates, and what it evaluated to is what is to be re-proved)."""
+        import sympy as sp
+        hyps = tuple(sp.Eq(k, v, evaluate=False) for k, v in point.items()) + tuple(kw.pop("hypotheses", ()))
+        return cls(relation, expr, hypotheses=hyps, rhs=rhs, **kw)
+
 
 @dataclass(frozen=True)
 class Step:

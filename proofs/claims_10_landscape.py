@@ -133,8 +133,9 @@ def _logit_matrices_step(form, flip=True, alphas=None, branches=S.BRANCHES, what
     for signs in alphas:
         for label, sub in branches.items():
             for x in (0, 1):
-                diff = canonical.rank_one_logits(flip)[(x, signs, label)] - form.subs(X, x).subs(sub)
-                obl.append(steps.Obligation("== 0", diff, unit_pq=False, label=f"alpha={signs}, {label}, x={x}"))
+                lhs, rhs = canonical.rank_one_logits(flip)[(x, signs, label)], form.subs(X, x).subs(sub)
+                diff = lhs - rhs
+                obl.append(steps.Obligation.equal(lhs, rhs, unit_pq=False, label=f"alpha={signs}, {label}, x={x}"))
                 if sp.expand(diff) != 0:
                     mismatches.append(f"alpha = ({', '.join(map(str, signs))}), {label}, x = {x}: difference "
                                       f"{steps.tex(sp.expand(diff))}")
@@ -163,7 +164,8 @@ def _logit_any_d(form, flip=True, branches=S.BRANCHES, what="") -> steps.Step:
             hidden = sp.Max(0, sp.Abs(ww) / sp.sqrt(d) * y)    # every one of the 4d hidden units
             z = y + ww / sp.sqrt(d) * 4 * d * hidden
             diff = tok * z + b - form.subs(X, x).subs(sub)
-            obl.append(steps.Obligation("== 0", diff, unit_pq=False, label=f"{label}, x={x}"))
+            obl.append(steps.Obligation.equal(tok * z + b, form.subs(X, x).subs(sub), unit_pq=False,
+                                              label=f"{label}, x={x}"))
             if sp.expand(diff) != 0:
                 bad.append(f"{label}, x = {x}")
     return steps.exact(f"For every dimension $d \\geq 1$ (a symbol) the layers, acting on the coefficients of "
@@ -456,7 +458,8 @@ def _remark2(form, ctx):
     rows = [form[i, j].subs(e, 0) for i in (0, 1) for j in (0, 1)]
     factor_e = steps.exact(r"The $e$- and $w$-rows of $M$ vanish at $e = 0$ (they carry a factor $e$)",
                            all(sp.expand(x) == 0 for x in rows), method="SymPy substitution e = 0", domain=D_EWB,
-                           obligations=[steps.Obligation("== 0", x, label=f"entry {k}") for k, x in enumerate(rows)])
+                           obligations=[steps.Obligation.at("== 0", form[i, j], {e: 0}, label=f"entry {2 * i + j}")
+                                        for i in (0, 1) for j in (0, 1)])
     return _on(Outcome.of(*same.steps, factor_e), D_EWB)
 
 
@@ -634,7 +637,7 @@ def _grad_A_zero_set() -> list[steps.Step]:
     on_axis = [sp.expand(g.subs(e, 0)) for g in _M.grad_A]
     suff = steps.exact(r"$e = 0$ zeroes $\nabla A$ for every $w$", all(x == 0 for x in on_axis),
                        method="SymPy substitution e = 0", domain="the w-axis",
-                       obligations=[steps.Obligation("== 0", g.subs(e, 0), unit_pq=False, label=f"entry {i}")
+                       obligations=[steps.Obligation.at("== 0", g, {e: 0}, unit_pq=False, label=f"entry {i}")
                                     for i, g in enumerate(_M.grad_A)])
     solved = all(f.get("e") == 0 for f in _M.grad_A_zeros)
     agree = steps.exact("The model's own solution of $\\nabla A = 0$ agrees: every family it finds has $e = 0$", solved,
@@ -738,7 +741,7 @@ def _cover_step(form, bias: bool) -> steps.Step:
     obl, vals = [], {}
     try:
         (k1, f1), (k2, f2) = (relation_form(form[k][-1]) for k in keys)
-        obl.append(steps.Obligation("== 0", f1 + f2, label="complementary sides"))
+        obl.append(steps.Obligation.equal(f1, -f2, label="complementary sides"))
         vals = {keys[0]: f"{steps.tex(f1)} {k1} 0", keys[1]: f"{steps.tex(f2)} {k2} 0"}
         if not bias:
             vals["Theta_sad"] = ", ".join(f"{steps.tex(lhs)} = {steps.tex(rhs)}" for lhs, rhs in form["Theta_sad"])
@@ -890,7 +893,7 @@ def _classification(form, space, ctx):
     Q = cls_in["Q"]
     found.append(steps.exact(r"$A = e^2 Q$ with $Q$ a function of $w$ alone", sp.cancel(_M.A / e**2 - Q) == 0 and Q.free_symbols <= {w},
                              method="SymPy cancel", domain="(e, w) in R^2", values={"Q": steps.tex(Q)},
-                             obligations=[steps.Obligation("== 0", _M.A - e**2 * Q)]))
+                             obligations=[steps.Obligation.equal(_M.A, e**2 * Q)]))
     rho = sp.cancel(cls_in["sign"] / REGIME)
     rule = sp.cancel(st["G_prime_at_0"] * Q / cls_in["sign"] - cls_in["positive_factor"])
     found.append(steps.exact(r"The model's sign rule on $e = 0$: $G'(0)\,Q = (\text{positive factor})\,(p + q - 1)(1 + 2w|w|)$",
@@ -935,7 +938,7 @@ def _star_bound(w0, ctx) -> list[steps.Step]:
                            r"is negative exactly below the bound", sp.expand(at) == 0 and all(sign_exact(d) == 1 for d in slopes.values()),
                            method="SymPy substitution; exact sign of the derivative on each branch", domain="w in R",
                            values={"bound": steps.tex(w0)},
-                           obligations=[steps.Obligation("== 0", h.subs(w, w0), unit_pq=False)]
+                           obligations=[steps.Obligation.at("== 0", h, {w: w0}, unit_pq=False)]
                            + [steps.Obligation("> 0", d, unit_pq=False, label=lab) for lab, d in slopes.items()]))
     return out
 
@@ -1042,7 +1045,7 @@ def _remark1(form, ctx):
                          r"at $a = b$ and is strictly convex in $a$", sp.expand(at_b) == 0 and exact_zero(d1)[0] and sign_exact(d2) == 1,
                          method="SymPy substitution; exact normal form; exact sign", domain="a, b in (0, 1)",
                          values={"d^2 kl/da^2": steps.tex(d2)},
-                         obligations=[steps.Obligation("== 0", at_b), steps.Obligation("== 0", d1),
+                         obligations=[steps.Obligation.at("== 0", kl, {a_: b_}), steps.Obligation("== 0", d1),
                                       steps.Obligation("> 0", d2)]),
              steps.exact(r"$\pi_0, \pi_1 > 0$ and $(1 - q) - \pi_1 = -(q/p)(p - \pi_1)$: $I > 0$ iff $p - \pi_1 \neq 0$",
                          sign_exact(pi0) == 1 and sign_exact(pi1) == 1 and sp.cancel((1 - q - pi1) + q / p * (p - pi1)) == 0,

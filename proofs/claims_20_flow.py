@@ -293,7 +293,7 @@ def _lemma12_check(form, ctx):
     for lim, want in ((lim_a, fa), (lim_b, fb)):
         if lim.is_finite:
             ends &= sp.simplify(lim - want) == 0
-            obl.append(steps.Obligation("== 0", lim - want, unit_pq=False))
+            obl.append(steps.Obligation.equal(lim, want, unit_pq=False))
         else:
             ends &= lim == want
     ends_step = steps.exact(f"The limits of $f$ at the ends of {tex} are the printed ones", ends,
@@ -383,7 +383,7 @@ def _l12iii(form, ctx):
                         phi.subs(t, 1) == 0 and bool(left.is_negative) and bool(right.is_positive),
                         method="SymPy signs of phi' with t = 1/(1+s) and t = 1 + s, s > 0", domain="t > 0 (all w < 0)",
                         values={"phi'(t)": steps.tex(dphi)},
-                        obligations=[steps.Obligation("== 0", phi.subs(t, 1), unit_pq=False),
+                        obligations=[steps.Obligation.at("== 0", phi, {t: 1}, unit_pq=False),
                                      steps.Obligation("< 0", left, unit_pq=False),
                                      steps.Obligation("> 0", right, unit_pq=False)])
     where = matrix_identity(sp.Matrix([r["E_sad"], r["w_sad"]]), sp.Matrix([M, wM]), ctx, "lemma12.iii/where",
@@ -902,7 +902,7 @@ def _critical_limit_steps(form1) -> list[steps.Step]:
     zero = steps.exact(r"$\nabla L = G'(A)\nabla A$ vanishes at every limit: on $e = 0$ ($\nabla A = 0$) and on "
                        r"$\Theta^\star$ ($G'(A^\star) = 0$)", all(x == 0 for x in on_axis) and st["G_prime_at_A_star"] == 0,
                        method="SymPy substitution e = 0; G'(A*) from structure", domain="the critical families of Thm 1",
-                       obligations=[steps.Obligation("== 0", _M.gradient[i].subs(e, 0), label=f"e = 0, entry {i}")
+                       obligations=[steps.Obligation.at("== 0", _M.gradient[i], {e: 0}, label=f"e = 0, entry {i}")
                                     for i in range(2)], uses=("structure.G_prime",))
     form = steps.exact(r"The printed $|\nabla L(\theta_{lim})|$ is that value, 0", sp.sympify(form1) == 0,
                        method="exact comparison", domain="every start",

@@ -209,7 +209,7 @@ def _lemma13_grad(form, ctx):
         r"$\pi_0(\sigma(z_0) - p)\nabla z_0 + \pi_1(\sigma(z_1) - (1 - q))\nabla z_1$, component by component",
         same, method="SymPy: each difference expanded to 0 (skipped where a point certifies it nonzero)",
         domain="(e, w, a, b) in R^4 off 1 + ae^2 = 0",
-        obligations=[steps.Obligation("== 0", form[i] - inst[i], label=str(v)) for i, v in enumerate(vb)] if same else ())
+        obligations=[steps.Obligation.equal(form[i], inst[i], label=str(v)) for i, v in enumerate(vb)] if same else ())
     direct = _MA.gradient_with_bias
     corr = _sampled([direct[i] - form[i] for i in range(4)], ctx, "lemma13.grad", _MA.bias_branches, n=max(4, ctx.points // 6),
                     states="The direct derivative of $L(e, w, a, b)$ minus the stated gradient vanishes")
@@ -363,7 +363,7 @@ def _kink_of_z0() -> tuple[bool, str]:
     ratio = sp.cancel(jump / (e**4 * w * absw))
     ok = ratio.is_number and ratio != 0 and sp.expand(jump.subs(w, 0)) == 0
     return ok, f"{_tex(jump)}, {_tex(ratio)} times $e^4 w|w|$", (steps.Obligation("!= 0", ratio, label="jump / e^4 w|w|"),
-                                                                   steps.Obligation("== 0", sp.expand(jump.subs(w, 0)), label="at w = 0"))
+                                                                   steps.Obligation.at("== 0", jump, {w: 0}, label="at w = 0"))
 
 
 # the completeness argument does not depend on the form under test: the printed form and the negative
@@ -669,7 +669,7 @@ def _station_facts(model) -> tuple:
     ratios = [sp.cancel(x / (p + q - 1)) for x in lam if certified_nonzero(x, "station.lam") or sp.simplify(x) != 0]
     signs = [sign_exact(r) for r in ratios]
     strict = sorted(s for s in signs if s is not None) == [-1, 1] and len(signs) == 2
-    obls = tuple(steps.Obligation("== 0", x - y, label=f"eigenvalue {k}") for k, (x, y) in enumerate(zip(printed_lam, pairs))
+    obls = tuple(steps.Obligation.equal(x, y, label=f"eigenvalue {k}") for k, (x, y) in enumerate(zip(printed_lam, pairs))
                  if y is not None)
     strict_obls = tuple(steps.Obligation({1: "> 0", -1: "< 0"}[s], r, label=f"eigenvalue/(p+q-1) {k}")
                         for k, (r, s) in enumerate(zip(ratios, signs)) if s in (1, -1))

@@ -550,7 +550,7 @@ def _lemma_c(form, ctx):
     Yp, mp_, Dp = sr3._Y_POS, sr3._M_NONNEG, lc["D_symbol"]
     out = [steps.exact("$d(y^2)/da = 8 + 16ay$ along the gradient lines of $U$ (from the Abel field)", chk["dy2_da"],
                        values={"d(y^2)/da": _tex(lc["dy2_da"])},
-                       obligations=[steps.Obligation("== 0", sp.expand(lc["dy2_da"] - (8 + 16 * sr3.a * sr3.y)))])]
+                       obligations=[steps.Obligation.equal(lc["dy2_da"], 8 + 16 * sr3.a * sr3.y)])]
     region = [(sr3.a, -mp_, sp.oo), (sr3.y, 0, Yp)]
     out.append(steps.exact(
         "On $\\{a \\ge -m,\\ 0 < y \\le Y\\}$ ($m \\ge 0$) the rate $8 + 16ay$ is at least $8 - 16mY$, its value at "
@@ -565,7 +565,7 @@ def _lemma_c(form, ctx):
     out.append(steps.exact("$D = Y^2/(8 - 16mY)$ solves $Y^2 = (8 - 16mY)\\,D$: at the worst rate $y^2 \\le Y^2$ is "
                            "used up within a drop $D$ of $a$", chk["D_unique"] and D_same,
                            values={"D derived": _tex(lc["D"]), "D stated": _tex(D_stated)},
-                           obligations=[steps.Obligation("== 0", sp.cancel(D_stated - lc["D"]), label="D")]))
+                           obligations=[steps.Obligation.equal(D_stated, lc["D"], label="D")]))
     out.append(steps.argued(
         "The descending line from $(a_0, y_0)$ reaches the $a$-axis with $d = a_0 - a_\\infty \\in (0, D]$",
         "Along the descending line (U decreasing) a decreases: da/dλ = U_a = e^4 > 0 with λ decreasing. The line is a "
@@ -579,7 +579,7 @@ def _lemma_c(form, ctx):
     out.append(steps.exact(r"$\Delta = y_0 - 4a_0d + 2d^2$ with $d = a_0 - a_\infty$ (the race's $\Delta$ at $e_0^2 = y_0$)",
                            sp.expand(Dd - (sr3.y0 - 4 * sr3.a0 * sr3.d_ + 2 * sr3.d_**2)) == 0,
                            values={"Delta": _tex(Dd)},
-                           obligations=[steps.Obligation("== 0", sp.expand(Dd - (sr3.y0 - 4 * sr3.a0 * sr3.d_ + 2 * sr3.d_**2)))]))
+                           obligations=[steps.Obligation.equal(Dd, sr3.y0 - 4 * sr3.a0 * sr3.d_ + 2 * sr3.d_**2)]))
     sups = "; ".join(f"sup {_tex(t)} = {_tex(s_)}" for t, s_ in lc["term_suprema"])
     out.append(_gap_step(r"$\bar D$, the sum of the suprema of the terms of $\Delta$ over the box, bounds $\Delta$ "
                          r"there: $\bar D - \Delta \ge 0$ (decided on the derived $\bar D = "
@@ -588,7 +588,7 @@ def _lemma_c(form, ctx):
     same = sp.simplify(Dbar_stated - lc["Dbar_in_D"]) == 0
     vals = {"derived": _tex(lc["Dbar_in_D"]), "stated": _tex(Dbar_stated), "term suprema": sups}
     out.append(steps.exact(r"The stated $\bar D$ is the derived one", same, method="SymPy: the difference simplified",
-                           values=vals, obligations=[steps.Obligation("== 0", Dbar_stated - lc["Dbar_in_D"], label="Dbar")]))
+                           values=vals, obligations=[steps.Obligation.equal(Dbar_stated, lc["Dbar_in_D"], label="Dbar")]))
     if not same:
         out.append(_gap_step(r"The stated $\bar D$ bounds $\Delta$ on the box: $\bar D - \Delta \ge 0$",
                              sr3.lemma_c_gaps(Dbar_stated, Dd)))
@@ -689,8 +689,8 @@ def _proof_steps(regimes) -> list:
             used += [k for k in der.facts if k not in used]
             args += [k for k in der.arguments if k not in args]
     U_expr, V_expr = sr3._U_V()
-    ids = [steps.Obligation("== 0", sp.expand(facts["dlambda_dt"] + G1 * V_expr), label="dlambda/dt"),
-           steps.Obligation("== 0", sp.expand(facts["df_dt"] - 4 * G1 * U_expr * V_expr), label="df/dt")]
+    ids = [steps.Obligation.equal(facts["dlambda_dt"], -G1 * V_expr, label="dlambda/dt"),
+           steps.Obligation.equal(facts["df_dt"], 4 * G1 * U_expr * V_expr, label="df/dt")]
     if "U_on_N_for_a<0" in used:
         ids += [steps.Obligation("> 0", facts["U_on_N_for_a<0"], unit_pq=False, label="U on N"),
                 steps.Obligation("< 0", facts["yN_minus_yC_for_a<0"], unit_pq=False, label="y_N - y_C")]

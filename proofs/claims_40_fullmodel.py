@@ -678,7 +678,7 @@ def _thm5_steps() -> tuple[sp.Expr, tuple[steps.Step, ...], tuple[steps.Step, ..
         steps.exact(r"$P(1 \mid 0) - \pi_1 = p(p + q - 1)/(p + q) \neq 0$ for $p + q \neq 1$, so the KL gap is "
                     r"positive (Gibbs) and $\theta_{\min}$ is a bad minimum",
                     lead == sp.factor(p * (p + q - 1) / (p + q)), method="SymPy: factored forms compared",
-                    obligations=[steps.Obligation("== 0", lead - p * (p + q - 1) / (p + q))]),
+                    obligations=[steps.Obligation.equal(lead, p * (p + q - 1) / (p + q))]),
     )
     return c_main, main, rest
 

@@ -29,6 +29,7 @@ KINDS = {
     "weight_tying": "numeric.transformer.weight_tying: the tied and untied training runs (`cached_json`)",
     "sweep": "numeric.transformer.sweep: the points and manifests of `l2g sweep` (`cached_json`)",
     "attention": "proofs.outputs.figures.fig_attention: the basin slices with attention (`cached_json`)",
+    "coq": "proofs.kernel.compile: whether each Coq certificate compiled, by the hash of its text and of coqc",
 }
 
 __all__ = ["KINDS", "cache_folder", "cached_json", "source_hash"]

@@ -43,21 +43,27 @@ Open Scope R_scope.
 
 (* 0 < t for a product, quotient, power, exponential or square root of positive parts; else lra, nra *)
 Ltac l2g_pos := match goal with
-  | |- 0 < _ + _ => apply Rplus_lt_0_compat; l2g_pos
+  | |- 0 < _ + _ => first [ apply Rplus_lt_0_compat; l2g_pos
+                          | apply Rplus_lt_le_0_compat; [ l2g_pos | l2g_nonneg ]
+                          | apply Rplus_le_lt_0_compat; [ l2g_nonneg | l2g_pos ] ]
   | |- 0 < _ * _ => apply Rmult_lt_0_compat; l2g_pos
   | |- 0 < / _ => apply Rinv_0_lt_compat; l2g_pos
   | |- 0 < _ / _ => apply Rdiv_lt_0_compat; l2g_pos
   | |- 0 < _ ^ _ => apply pow_lt; l2g_pos
   | |- 0 < exp _ => apply exp_pos
+  | |- 0 < sqrt _ => apply sqrt_lt_R0; l2g_pos
+  | |- 0 < - - _ => rewrite Ropp_involutive; l2g_pos
   | |- _ => first [ assumption | lra | nra ]
-  end.
+  end
 (* 0 <= t likewise *)
-Ltac l2g_nonneg := match goal with
+with l2g_nonneg := match goal with
   | |- 0 <= _ + _ => apply Rplus_le_le_0_compat; l2g_nonneg
   | |- 0 <= _ * _ => apply Rmult_le_pos; l2g_nonneg
   | |- 0 <= _ ^ 2 => apply pow2_ge_0
   | |- 0 <= sqrt _ => apply sqrt_pos
   | |- 0 <= exp _ => left; apply exp_pos
+  | |- 0 <= Rabs _ => apply Rabs_pos
+  | |- 0 <= - - _ => rewrite Ropp_involutive; l2g_nonneg
   | |- _ => first [ assumption | lra | nra | (left; l2g_pos) ]
   end.
 (* t <> 0 for the denominators field leaves *)
@@ -66,13 +72,23 @@ Ltac l2g_nz := match goal with
   | |- _ ^ _ <> 0 => apply pow_nonzero; l2g_nz
   | |- exp _ <> 0 => apply not_eq_sym, Rlt_not_eq, exp_pos
   | |- _ => first [ assumption | lra | nra | (apply not_eq_sym, Rlt_not_eq; l2g_pos)
-                   | (apply Rlt_not_eq; apply Ropp_lt_cancel; rewrite Ropp_0; l2g_pos) ]
+                   | (apply Rlt_not_eq; apply Ropp_lt_cancel; rewrite Ropp_0; l2g_pos)
+                   | l2g_nz_hyp ]
+  end
+(* a stated non-vanishing in another arrangement of the same polynomial *)
+with l2g_nz_hyp := match goal with
+  | H : ?Y <> 0 |- ?X <> 0 => let Hz := fresh "Hz" in intro Hz; apply H; first [ lra | nra ]
   end.
 Ltac l2g_field := field; repeat split; l2g_nz.
+(* the logarithm of a square root (not in Coq's library) *)
+Lemma l2g_ln_sqrt : forall x, 0 < x -> ln (sqrt x) = ln x / 2.
+Proof. intros x Hx. pose proof (sqrt_lt_R0 x Hx) as Hs.
+  replace (ln x) with (ln (sqrt x * sqrt x)) by (rewrite sqrt_sqrt by lra; reflexivity).
+  rewrite ln_mult by exact Hs. field. Qed.
 (* square roots squared away: sqrt x ^ (k + 2) = x * sqrt x ^ k, then ring *)
 Lemma l2g_sqrt_pow : forall x n, 0 <= x -> sqrt x ^ (S (S n)) = x * sqrt x ^ n.
 Proof. intros x n Hx. simpl. rewrite <- Rmult_assoc, sqrt_sqrt by exact Hx. reflexivity. Qed.
-Ltac l2g_side := match goal with |- _ <> 0 => l2g_nz | |- _ /\\ _ => repeat split; l2g_nz end.
+Ltac l2g_side := match goal with |- _ <> 0 => l2g_nz | |- _ /\ _ => repeat split; l2g_nz end.
 Ltac l2g_roots := field_simplify_eq; [ repeat (rewrite l2g_sqrt_pow by l2g_nonneg); ring | .. ]; try solve [ l2g_side ].
 (* the sign of a numerator or a denominator *)
 Ltac l2g_signs := match goal with
@@ -119,6 +135,7 @@ class Lemma:
     statement: str
     script: str
     tactics: tuple[str, ...]
+    where_defined: bool = False   # hypotheses that denominators SymPy cannot sign do not vanish
 
     @property
     def text(self) -> str:
@@ -136,7 +153,8 @@ def _statement(names, hyps, prop) -> str:
 
 def _intros(names, hyps) -> str:
     hn = [f"H{k}" for k in range(len(hyps))]
-    return f"  intros {' '.join(list(names) + hn)}." if names or hn else ""
+    # a point the statement is taken at is a hypothesis x = value: substituted first
+    return f"  intros {' '.join(list(names) + hn)}. try subst." if names or hn else ""
 
 
 def _atoms(e: sp.Expr):
@@ -152,7 +170,21 @@ def _facts(e: sp.Expr) -> list[str]:
     exps, _, roots = _atoms(e)
     out = [f"  pose proof (exp_pos {coq.atom(x.args[0])}) as Hexp{k}." for k, x in enumerate(exps)]
     out += [f"  pose proof (sqrt_pos {coq.atom(b)}) as Hsqrt{k}." for k, b in enumerate(roots)]
+    out += [f"  try assert (Hsqrtp{k} : 0 < sqrt {coq.atom(b)}) by (apply sqrt_lt_R0; l2g_pos)."
+            for k, b in enumerate(roots) if b.is_positive]
     return out
+
+
+def _sample(x: sp.Expr):
+    """x at one point of the domain (p = 1/3, q = 1/4, other symbols +-1/2 by their sign): a generator's guess."""
+    pt = {}
+    for s in x.free_symbols:
+        pt[s] = {"p": sp.Rational(1, 3), "q": sp.Rational(1, 4)}.get(s.name, -sp.Rational(1, 2) if s.is_negative
+                                                                     else sp.Rational(1, 2))
+    try:
+        return sp.sign(sp.N(x.xreplace(pt), 30))
+    except TypeError:
+        return 0
 
 
 def _plain(x: sp.Expr) -> bool:
@@ -176,12 +208,17 @@ class _Plan:
         self.lemmas: list[str] = []
         self.asserts: list[str] = []
         self.rewrites: list[str] = []
-        self._he, self._after_exp, self._ln_rules = [], "", False
+        self._he, self._hsq, self._after_exp, self._ln_rules = [], [], "", False
+        self._slot: dict[str, str] = {}
+        self.roots: dict = {}
         sub_e = self._exp(d)
-        sub_l = self._ln(d, sub_e)
         sub_s = self._sqrt_squares(d, sub_e)
+        sub_r = self._same_radicands(d, sub_e)
+        sub_l = self._ln(d, {**sub_e, **sub_s})
+        # logarithms first (their left sides print as the statement does), then the roots, then the exponentials
+        self.rewrites = [self._slot[k] for k in ("ln", "radicands", "sqrt", "exp", "ln_exp") if k in self._slot]
         self.lines = self.asserts + self.rewrites
-        self.model = d.xreplace({**sub_e, **sub_s, **sub_l})
+        self.model = d.xreplace({**sub_e, **sub_r, **sub_s, **sub_l})
 
     def t(self, x) -> str:
         return coq.term(x, self.names)
@@ -232,31 +269,42 @@ class _Plan:
 
     def _by(self) -> str:
         """The tactic that proves a rule's equation of rational terms once the exponentials are rewritten."""
-        return f"({self._after_exp or ''}l2g_field)"
+        hs = self._he + self._hsq
+        return f"({'rewrite ' + ', '.join('?' + h for h in hs) + '; ' if hs else ''}l2g_field)"
 
     def _ln(self, d, sub_e) -> dict:
         rules, sub = [], {}
         for lg in sorted(d.atoms(sp.log), key=sp.default_sort_key):
             arg = lg.args[0].xreplace(sub_e)
+            # a square root of a positive plain radicand is a factor like any other: ln (sqrt X) = ln X / 2
+            for x in sorted({x for x in arg.atoms(sp.Pow) if x.exp == sp.Rational(1, 2) and x.base.is_positive
+                             and _plain(x.base)}, key=sp.default_sort_key):
+                if x not in self.roots:
+                    r = sp.Dummy(f"R{len(self.roots)}", positive=True)
+                    self.roots[x] = r
+                    self.names[r] = f"(sqrt {coq.atom(x.base, self.names)})"
+                    self.exponent[r] = sp.log(x.base, evaluate=False) / 2
+                arg = arg.xreplace({x: self.roots[x]})
             if not _plain(arg):
                 continue
             num, den = sp.fraction(sp.together(arg))
             cn, fn = sp.factor_list(num)
             cd, fd = sp.factor_list(den)
             c = sp.Rational(cn, cd)
-            if not (c.is_Rational and c > 0):
+            # each factor taken with the sign it has (SymPy's assumptions, else its sign at a point: a guess that
+            # the positivity side conditions of ln_mult make Coq check); the signs must multiply to +1
+            sign, fs = (1 if c > 0 else -1), []
+            for f, k in list(fn) + [(f, -k) for f, k in fd]:
+                pos = f.is_positive if f.is_positive is not None else (_sample(f) > 0 if (-f).is_positive is None else False)
+                fs.append((f if pos else -f, k))
+                sign *= 1 if (pos or k % 2 == 0) else -1
+            if sign < 0 or c == 0:
                 continue
+            c = abs(c)
             parts = [(sp.Integer(pr), k) for pr, k in sorted(sp.factorint(c.p).items())]
             parts += [(sp.Integer(pr), -k) for pr, k in sorted(sp.factorint(c.q).items())]
-            ok = True
-            for f, k in list(fn) + [(f, -k) for f, k in fd]:
-                if f.is_positive:
-                    parts.append((f, k))
-                elif (-f).is_positive and k % 2 == 0:
-                    parts.append((-f, k))
-                else:
-                    ok = False
-            if not ok or (len(parts) == 1 and parts[0][1] == 1 and parts[0][0] == lg.args[0]):
+            parts += fs
+            if len(parts) == 1 and parts[0][1] == 1 and parts[0][0] == lg.args[0]:
                 continue
             sub[lg] = sp.Add(*[k * (self.exponent[f] if f in self.exponent else sp.log(f, evaluate=False))
                                for f, k in parts])
@@ -268,9 +316,34 @@ class _Plan:
             self.asserts.append(f"assert (Hln{k} : {coq.term(lg)} = {terms}) by (replace {coq.atom(lg.args[0])} with "
                                 f"({prod}) by {self._by()}; rewrite ?ln_mult, ?ln_Rinv; try ring; l2g_pos)")
         if rules:
-            self.rewrites.append("rewrite " + ", ".join(f"?Hln{k}" for k in range(len(rules))))
+            self._slot["ln"] = "rewrite " + ", ".join(f"?Hln{k}" for k in range(len(rules)))
+            self._slot["ln_exp"] = "rewrite ?ln_exp; rewrite ?l2g_ln_sqrt by l2g_pos"
             self.lemmas += ["ln_mult", "ln_Rinv", "ln_exp"]
         self._ln_rules = bool(rules)
+        return sub
+
+    def _same_radicands(self, d, sub_e) -> dict:
+        """sqrt X2 = sqrt X1 where X1 and X2 print differently but are equal (by field, exponentials rewritten):
+        the square roots become one atom, which `l2g_roots` can square away."""
+        groups = {}
+        for x in sorted({p.base for p in d.atoms(sp.Pow) if p.exp.is_Rational and p.exp.q == 2}, key=sp.default_sort_key):
+            Xm = x.xreplace(sub_e)
+            if not _plain(Xm):
+                continue
+            groups.setdefault(sp.expand(Xm), []).append(x)
+        rules, sub = [], {}
+        for members in groups.values():
+            rep_, others = members[0], members[1:]
+            for X in others:
+                rules.append((X, rep_))
+                for p in d.atoms(sp.Pow):
+                    if p.base == X and p.exp.is_Rational and p.exp.q == 2:
+                        sub[p] = sp.Pow(rep_, p.exp)
+        for k, (X, X1) in enumerate(rules):
+            self.asserts.append(f"assert (Hsr{k} : sqrt {coq.atom(X)} = sqrt {coq.atom(X1)}) by (f_equal; "
+                                f"{self._by()[1:-1]})")
+        if rules:
+            self._slot["radicands"] = "rewrite " + ", ".join(f"?Hsr{k}" for k in range(len(rules))) + " in *"
         return sub
 
     def _sqrt_squares(self, d, sub_e) -> dict:
@@ -281,8 +354,11 @@ class _Plan:
             if not _plain(Xm):
                 continue
             root = sp.sqrt(sp.factor(Xm))
-            if root.has(sp.Abs) or any(q.exp.is_Rational and q.exp.q == 2 for q in root.atoms(sp.Pow)) \
-                    or not root.is_nonnegative:
+            # |g| as g or -g by its sign at one point of the domain: a guess, which sqrt_pow2's side condition
+            # 0 <= root makes Coq check on the whole domain
+            root = root.replace(lambda x: isinstance(x, sp.Abs), lambda x: x.args[0] if _sample(x.args[0]) > 0
+                                else -x.args[0])
+            if any(q.exp.is_Rational and q.exp.q == 2 for q in root.atoms(sp.Pow)) or _sample(root) < 0:
                 continue
             sub[x] = root ** (2 * x.exp)
             if X not in seen:
@@ -291,13 +367,12 @@ class _Plan:
         for k, (X, root) in enumerate(rules):
             self.asserts.append(f"assert (Hsq{k} : sqrt {coq.atom(X)} = {self.t(root)}) by (transitivity (sqrt "
                                 f"({self.t(root)} ^ 2)); [f_equal; {self._by()[1:-1]} | apply sqrt_pow2; l2g_nonneg])")
+            self._hsq.append(f"Hsq{k}")
         if rules:
-            self.rewrites.append("rewrite " + ", ".join(f"?Hsq{k}" for k in range(len(rules))))
+            self._slot["sqrt"] = "rewrite " + ", ".join(f"?Hsq{k}" for k in range(len(rules))) + " in *"
             self.lemmas.append("sqrt_pow2")
         if self._he:
-            self.rewrites.append("rewrite " + ", ".join(f"?{h}" for h in self._he) + " in *")
-        if self._ln_rules:
-            self.rewrites.append("rewrite ?ln_exp")
+            self._slot["exp"] = "rewrite " + ", ".join(f"?{h}" for h in self._he) + " in *"
         return sub
 
 
@@ -315,8 +390,9 @@ def _equality(ob, L, R, names, hyps) -> Lemma:
     if _plain(d):
         return Lemma("", st, "\n".join(intro + ["  l2g_field."]), ("field", "lra", "nra"))
     plan = _Plan(d)
-    ruled = "; ".join(["apply Rminus_diag_uniq"] + plan.asserts + plan.rewrites + ["first [ l2g_field | l2g_roots ]"])
-    script = intro + _facts(d) + [f"  first [ l2g_field | l2g_roots |\n    ({ruled}) ]."]
+    ruled = "; ".join(["apply Rminus_diag_uniq"] + plan.asserts + plan.rewrites
+                      + ["first [ solve [ l2g_field ] | solve [ l2g_roots ] ]"])
+    script = intro + _facts(d) + [f"  first [ solve [ l2g_field ] | solve [ l2g_roots ] |\n    solve [ {ruled} ] ]."]
     return Lemma("", st, "\n".join(script), ("field", "ring", "lra", "nra") + tuple(plan.lemmas)
                  + (("sqrt_sqrt",) if any(x.exp.is_Rational and x.exp.q == 2 for x in d.atoms(sp.Pow)) else ()))
 
@@ -361,7 +437,9 @@ def _denominators(*exprs) -> list[sp.Expr]:
     for e in exprs:
         for x in sp.sympify(e).atoms(sp.Pow):
             if x.exp.is_Rational and x.exp < 0:
-                b = x.base if x.exp.q == 1 else x.base  # a root in a denominator: sqrt b <> 0 iff b <> 0 on b >= 0
+                # a root in a denominator: sqrt b <> 0 iff b <> 0 (b >= 0 where the statement is meant); a nested
+                # fraction is stated by its numerator, the form field's side conditions take
+                b = sp.fraction(sp.together(x.base))[0]
                 if not (b.is_positive or b.is_negative):
                     out.add(b)
     return sorted(out, key=sp.default_sort_key)
@@ -373,11 +451,12 @@ def lemma(ob, name: str) -> Lemma:
     if isinstance(L, sp.MatrixBase) or isinstance(R, sp.MatrixBase):
         raise Unfit("a matrix statement (its entries are certified one by one where they are steps)")
     names, hyps = coq.binders(L - R if R != 0 else L, ob.hypotheses, ob.unit_pq, extra=(R,))
-    hyps = hyps + [f"{coq.term(d)} <> 0" for d in _denominators(L, R)]
+    dens = _denominators(L, R)
+    hyps = hyps + [f"{coq.term(d)} <> 0" for d in dens]
     if not (L.free_symbols | R.free_symbols) and not ob.hypotheses and R == 0 and L.is_Number:
         raise Unfit("a number SymPy had already evaluated: nothing is left to re-prove")
     if ob.relation == "== 0":
         lem = _equality(ob, L, R, names, hyps)
     else:
         lem = _inequality(ob, L - R, names, hyps)
-    return Lemma(name, lem.statement, lem.script, lem.tactics)
+    return Lemma(name, lem.statement, lem.script, lem.tactics, where_defined=bool(dens))

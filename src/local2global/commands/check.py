@@ -33,6 +33,8 @@ def add_arguments(p):
     p.add_argument("--dps", default="50", help="working precision in digits for sampled checks (default 50, min 30)")
     add_json_flag(p, "the records (with --list: the selected claims)")
     p.add_argument("--list", action="store_true", help="list the selected claims without running them")
+    p.add_argument("--kernel", action="store_true",
+                   help="also re-prove the exact steps with Coq's kernel (coqc): certificates in DIR/coq, cached")
     p.add_argument("--workers", default=None, metavar="N",
                    help="processes running the checks (default: one per CPU core; the results do not depend on it)")
     p.add_argument("--out", default=None, metavar="DIR",
@@ -84,6 +86,8 @@ def run(args) -> int:
             bar.set_postfix_str(cid, refresh=False)
             bar.update(done - bar.n)
         records = run_claims(claims, Context(dps=dps), workers=workers, progress=progress)
+    if args.kernel:
+        records = kernel_step(records, out, workers)
     # the claims they use were run too (a claim is as strong as its weakest step); show what was asked for
     chosen = {c.id for c in claims}
     if args.only:
@@ -109,3 +113,25 @@ def run(args) -> int:
         paths = [os.path.join(out, RECORDS_NAME), *map(str, write_report(records, out))]
         print(f"l2g: wrote {', '.join(os.path.basename(p) for p in paths)} in {out}", file=sys.stderr)
     return 1 if any(r.status == "failed" for r in records) else 0
+
+
+def kernel_step(records, out, workers):
+    """The kernel pass over the records (`proofs.kernel.apply`), with a progress bar and one summary line on
+    stderr; without ``coqc`` one line says so and the records are returned unchanged."""
+    from local2global.proofs import kernel
+    from tqdm import tqdm
+    if kernel.coqc() is None:
+        print(f"l2g: note: {kernel.MISSING}", file=sys.stderr)
+        return records
+    with tqdm(desc="kernel", unit="file", file=sys.stderr, leave=False, disable=not progress_enabled()) as bar:
+        def progress(done, n):
+            bar.total = n
+            bar.update(done - bar.n)
+        records, ks = kernel.apply(records, out, workers, progress)
+    print(f"l2g: kernel: {ks.certified_steps} of {ks.exact_steps} exact steps kernel-checked by Coq {ks.coq} "
+          f"({len(ks.unfit)} not expressible, {len(ks.not_compiled)} not compiled); negative controls refused by the "
+          f"kernel: {ks.controls_refused} of {ks.controls_total}"
+          + (f"; CONTRADICTION: the control certificate of {', '.join(ks.control_alarms)} compiled"
+             if ks.control_alarms else "") + f"; {ks.files} certificates ({ks.cached} cached), {ks.seconds:.0f} s",
+          file=sys.stderr)
+    return records
