@@ -118,6 +118,11 @@ def _kernel_step(s: steps.Step, f: _File, k: int) -> steps.Step:
                    software=("coq",), certificate=f"{FOLDER}/{f.name}.v")
 
 
+def _not_kernel(s: steps.Step, why: str) -> steps.Step:
+    """An exact step the kernel pass left to SymPy, with the reason among its values."""
+    return replace(s, values=s.values + (("not kernel-checked", why),))
+
+
 def kernel_pass(records, out: str | Path | None, workers: int | None = None, progress=None):
     """Compile the certificates of `records` (written to ``out/coq`` when `out` is given) and return
     (records with their certified steps as ``kernel`` steps, the `KernelSummary`). Records are changed only
@@ -149,6 +154,9 @@ def kernel_pass(records, out: str | Path | None, workers: int | None = None, pro
     if out is not None:
         folder = Path(out) / FOLDER
         folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("c_*.v"):      # certificates of an earlier run that this one did not write
+            if old.stem not in files:
+                old.unlink()
         for name, f in files.items():
             (folder / f"{name}.v").write_text(f.text)
     summary.files = len(files)
@@ -174,9 +182,15 @@ def kernel_pass(records, out: str | Path | None, workers: int | None = None, pro
                     summary.certified_steps += 1
                 else:
                     summary.not_compiled[f"{rec.id}#{k}"] = judged[1].message
-        if upgraded != list(rec.steps):
-            rec = replace(rec, steps=tuple(upgraded), method=steps.method_of(upgraded),
-                          evidence=steps.steps_text(upgraded))
-        new.append(rec)
+                    upgraded[k] = _not_kernel(rec.steps[k], f"its certificate did not compile ({judged[1].message})")
+        for k, why in unfit_of[rec.id].items():
+            upgraded[k] = _not_kernel(upgraded[k], why)
+        if ctrl is not None and ctrl.ok:
+            for k, s in enumerate(upgraded):
+                if s.kind == "exact":
+                    upgraded[k] = _not_kernel(s, "the certificate of the claim's negative control compiled")
+        # always a copy: the propagation that follows sets statuses on the records it is given
+        new.append(replace(rec, steps=tuple(upgraded), method=steps.method_of(upgraded),
+                           evidence=steps.steps_text(upgraded), trust=dict(rec.trust)))
     summary.seconds = time.perf_counter() - t0
     return new, summary

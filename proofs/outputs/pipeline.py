@@ -24,13 +24,15 @@ class StepResult:
 
 
 def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = True, pdf: bool = True,
-            progress=None, claim_ids=None, figure_names=None, workers: int | None = None) -> tuple[list, list[StepResult]]:
+            progress=None, claim_ids=None, figure_names=None, workers: int | None = None,
+            kernel: bool = True) -> tuple[list, list[StepResult]]:
     """Run the main job into out_dir; returns (claim records, step results).
 
     `progress(step, done=None, total=None, item="")` is called before each step (step only) and, in the
     steps that go item by item (check, figures, notebooks), as items finish (`done` of `total`, `item` the
     claim, figure or notebook at hand); `claim_ids` / `figure_names` restrict the checks and figures (the
-    default is all of them); `workers` processes run the checks (default one per CPU core). The output
+    default is all of them); `workers` processes run the checks (default one per CPU core); `kernel`: re-prove
+    the exact steps with Coq (`proofs.kernel`, where coqc is installed; certificates in out/coq). The output
     folder is the caller's to validate (`l2g all` does, before any work).
     """
     from local2global.proofs.outputs import document
@@ -62,6 +64,14 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
         steps.append(StepResult("train", []))
     records = run_claims(claims, Context(dps=dps), workers=workers,
                          progress=lambda i, n, cid: say("check", i, n, cid))
+    if kernel:
+        from local2global.proofs import kernel as K
+        if K.coqc() is None:
+            steps.append(StepResult("kernel", skipped=K.MISSING))
+        else:
+            say("kernel")
+            records, ks = K.apply(records, out, workers, progress=lambda i, n: say("kernel", i, n, ""))
+            steps.append(StepResult("kernel", sorted((out / K.FOLDER).glob("*.v"))))
     checks = out / document.RECORDS_NAME
     _write(checks, json.dumps([r.as_dict() for r in records], indent=2, sort_keys=True) + "\n")
     steps.append(StepResult("check", [checks]))

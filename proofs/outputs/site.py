@@ -873,12 +873,31 @@ class Site:
     problems: list
 
 
-def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, outputs=()) -> Site:
+def coq_page_name(certificate: str) -> str:
+    """The site page of a certificate ("coq/c_lemma5_b_star.v" -> "coq/c_lemma5_b_star.html")."""
+    return certificate[:-2] + ".html" if certificate.endswith(".v") else certificate + ".html"
+
+
+def coq_page(name: str, text: str) -> bytes:
+    """A certificate as a page: its Coq text, escaped, each lemma with an anchor of its name."""
+    lines = []
+    for ln in text.splitlines():
+        m = re.match(r"Lemma (\w+) :", ln)
+        lines.append(('<span id="%s"></span>' % _esc(m.group(1)) if m else "") + _esc(ln))
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>%s.v</title>'
+            '<link rel="stylesheet" href="../style.css"></head>\n<body><main><p><a href="../index.html">index</a></p>'
+            '<h1>%s.v</h1><p class="note">A Coq certificate generated from the SymPy obligations of the steps it names '
+            'and compiled by coqc; the statements are what the kernel checked.</p><pre class="coq">%s</pre></main>'
+            '</body>\n</html>\n' % (_esc(name), _esc(name), "\n".join(lines))).encode()
+
+
+def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, outputs=(), coq_dir=None) -> Site:
     """Build every page in memory (nothing written).
 
     `records`: `Record`s or their dicts (as in report.json's "claims"), or {id: record}; `claims`: the
     registry's Claims (default `select()`); `figures_dir`: where `l2g figures` wrote its PNGs (copied);
-    `notebooks_dir`: where the executed notebooks are (linked as ../notebooks/<stem>.ipynb); `outputs`:
+    `notebooks_dir`: where the executed notebooks are (linked as ../notebooks/<stem>.ipynb); `coq_dir`: where the
+    kernel pass wrote its certificates (each becomes a page coq/<name>.html); `outputs`:
     names of other files of the build folder to link from the index (e.g. derivations.pdf).
     """
     from local2global.proofs.outputs import notebooks as nbmod
@@ -903,6 +922,9 @@ def build_site(records, claims=None, *, figures_dir=None, notebooks_dir=None, ou
             figs[p.stem] = p
             files["figures/" + p.name] = p.read_bytes()
     stems = sorted(figs)
+    if coq_dir is not None and Path(coq_dir).is_dir():
+        for p in sorted(Path(coq_dir).glob("*.v")):
+            files[f"coq/{p.stem}.html"] = coq_page(p.stem, p.read_text())
 
     nb_sources = {p.stem: p for p in nbmod.sources()}
     executed = set()
@@ -1102,6 +1124,9 @@ def step_html(s: dict, R: Renderer, where: str, label: str = "", brief: bool = F
     how = RD.how(s)
     if how:
         out.append('<div class="how">%s</div>' % R.text(how, where))
+    if s["kind"] == "kernel" and s.get("certificate"):
+        page = coq_page_name(s["certificate"])
+        out.append('<div class="how"><a href="../%s">the Coq certificate</a> (compiled by coqc)</div>' % _esc(page))
     if s.get("argument") and brief:
         out.append(' <span class="note">(argued as in the proof)</span>')
     elif s.get("argument"):
@@ -1346,7 +1371,7 @@ def write_site(records, out_dir, claims=None) -> list[Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     site = build_site(records, claims, figures_dir=out / "figures", notebooks_dir=out / "notebooks",
-                      outputs=[o for o in OTHER_OUTPUTS if (out / o).is_file()])
+                      outputs=[o for o in OTHER_OUTPUTS if (out / o).is_file()], coq_dir=out / "coq")
     target = out / SITE_DIR
     tmp = Path(tempfile.mkdtemp(dir=out, prefix=".site-"))
     try:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from fractions import Fraction
 
 _DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
@@ -297,3 +298,26 @@ class TerminalProgress:
         if self.bar is not None:
             self.bar.close()
         self.bar = self.step = None
+
+
+def kernel_step(records, out, workers):
+    """The kernel pass over the records (`proofs.kernel.apply`), with a progress bar and one summary line on
+    stderr; without ``coqc`` one line says so and the records are returned unchanged."""
+    from local2global.proofs import kernel
+    from tqdm import tqdm
+
+    if kernel.coqc() is None:
+        print(f"l2g: note: {kernel.MISSING}", file=sys.stderr)
+        return records
+    with tqdm(desc="kernel", unit="file", file=sys.stderr, leave=False, disable=not progress_enabled()) as bar:
+        def progress(done, n):
+            bar.total = n
+            bar.update(done - bar.n)
+        records, ks = kernel.apply(records, out, workers, progress)
+    print(f"l2g: kernel: {ks.certified_steps} of {ks.exact_steps} exact steps kernel-checked by Coq {ks.coq} "
+          f"({len(ks.unfit)} not expressible, {len(ks.not_compiled)} not compiled); negative controls refused by the "
+          f"kernel: {ks.controls_refused} of {ks.controls_total}"
+          + (f"; CONTRADICTION: the control certificate of {', '.join(ks.control_alarms)} compiled"
+             if ks.control_alarms else "") + f"; {ks.files} certificates ({ks.cached} cached), {ks.seconds:.0f} s",
+          file=sys.stderr)
+    return records

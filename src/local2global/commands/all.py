@@ -27,6 +27,8 @@ def add_arguments(p):
     p.add_argument("--no-figures", action="store_true", help="skip the figures")
     p.add_argument("--no-notebooks", action="store_true", help="skip executing the notebooks")
     p.add_argument("--no-pdf", action="store_true", help="do not compile derivations.tex")
+    p.add_argument("--no-kernel", action="store_true",
+                   help="skip the kernel pass (Coq re-proving the exact steps; run where coqc is installed)")
     p.add_argument("--full", action="store_true",
                    help="first train Figs. 3, 4, 6 at the paper's setting as well (`l2g train --setting paper`: "
                         "N = 1024, SGD; hours on two CPU cores), so their claims report both settings")
@@ -61,7 +63,8 @@ def run(args) -> int:
     progress = TerminalProgress("l2g all") if progress_enabled() else None
     try:
         records, steps = run_all(out, dps=dps, figures=not args.no_figures, notebooks=not args.no_notebooks,
-                                 pdf=not args.no_pdf, progress=progress, workers=workers, claim_ids=claim_ids)
+                                 pdf=not args.no_pdf, progress=progress, workers=workers, claim_ids=claim_ids,
+                                 kernel=not args.no_kernel)
     finally:
         if progress is not None:
             progress.close()

@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ._common import UsageError, add_json_flag, integer, plural, precision, progress_enabled, shown
+from ._common import UsageError, add_json_flag, integer, kernel_step, plural, precision, progress_enabled, shown
 
 NAME = "verify"
 HELP = ("print the trust base of a numbered result or a claim: its status line, the claims it rests on, its steps "
@@ -34,6 +34,9 @@ def add_arguments(p):
     p.add_argument("--dps", default="50", help="working precision in digits for sampled checks (default 50, min 30)")
     p.add_argument("--workers", default=None, metavar="N",
                    help="processes running the checks (default: one per CPU core; the records do not depend on it)")
+    p.add_argument("--no-kernel", action="store_true",
+                   help="skip the kernel pass (by default, where coqc is installed, the exact steps of a fresh run are "
+                        "re-proved by Coq, from cached certificates where they exist)")
     add_json_flag(p, "the trust base")
 
 
@@ -66,6 +69,13 @@ def trust_report(selector: str, claims, recs: dict) -> dict:
         res = R.result_of(recs, ids)
     trust = dict(res["trust"])
     trust["software"] = R.software(trust.get("software", []))
+    # the exact steps one by one: re-proved by Coq's kernel (with the certificate) or decided by SymPy only (why)
+    for kind, key in (("kernel", "kernel"), ("exact", "exact")):
+        trust[key] = [{"claim": cid, "states": s["states"],
+                       **({"certificate": s.get("certificate", "")} if kind == "kernel" else
+                          {"why": dict(map(tuple, s.get("values", []))).get("not kernel-checked", "")})}
+                      for cid in trust.get("claims", []) if cid in recs
+                      for s in recs[cid].get("steps", []) if s["kind"] == kind]
     return {"selector": selector, "result": name, "title": title, "where": where, "status": res["status"],
             "status_line": res["status_line"],
             "claims": [{"id": c, "ref": recs[c]["ref"], "role": recs[c].get("role", "proof"),
@@ -91,6 +101,12 @@ def format_text(rep: dict) -> str:
               "  software: " + (", ".join(f"{s['label']} {s['version'] or '(not installed)'}" for s in t["software"])
                                or "none"),
               _wrap("rests on: " + ", ".join(t.get("claims", [])), "  ", "  ")]
+    for key, word in (("kernel", "kernel-checked steps"), ("exact", "exact steps decided by SymPy only")):
+        entries = t.get(key, [])
+        lines.append(f"  {word} ({len(entries)})" + (":" if entries else ""))
+        for e in entries:
+            tail = f" [{e['certificate']}]" if e.get("certificate") else (f" [{e['why']}]" if e.get("why") else "")
+            lines.append(_wrap(f"[{e['claim']}] {e['states']}{tail}", "    ", "  "))
     for key, word in (("argued", "argued steps"), ("cited", "cited steps")):
         entries = t.get(key, [])
         lines.append(f"  {word} ({len(entries)})" + (":" if entries else ""))
@@ -145,7 +161,10 @@ def run(args) -> int:
                 bar.total = n
                 bar.set_postfix_str(cid, refresh=False)
                 bar.update(done - bar.n)
-            recs = R.by_id(run_claims(claims, Context(dps=dps), workers=workers, progress=progress))
+            recs = run_claims(claims, Context(dps=dps), workers=workers, progress=progress)
+        if not args.no_kernel:
+            recs = kernel_step(recs, None, workers)
+        recs = R.by_id(recs)
     rep = trust_report(args.selector, claims, recs)
     if args.json:
         print(json.dumps(rep, indent=2, sort_keys=True, ensure_ascii=False))
