@@ -25,15 +25,16 @@
 import sympy as sp
 from IPython.display import Math, display
 
-from local2global.symbolic import canonical_model, derive_logit, symbols as S
+from local2global.symbolic import canonical_model, symbols as S
 from local2global.symbolic.basins_untied import untied_flow_facts
 from local2global.symbolic.energy import derive_energy, quadratic_invariants
 from local2global.symbolic.latex import latex
 
 # %% [markdown]
 # ## The untied logit, computed from the transformer
-# `derive_logit(untied=True)` runs the layers with explicit matrices on every sign branch and every $\alpha$; the
-# head scale $h$ replaces one factor $e$ of the tied slope. At $h = e$ it is Eq. 3.
+# `canonical_model(untied=True)` derives its logit with `derive_logit(untied=True)`, which runs the layers with
+# explicit matrices on every sign branch and every $\alpha$; the head scale $h$ replaces one factor $e$ of the tied
+# slope. At $h = e$ it is Eq. 3.
 
 # %%
 untied = canonical_model(untied=True)

@@ -137,7 +137,7 @@ def _is_zero_exact(expr: sp.Expr) -> bool:
         try:
             if step(expr) == 0:
                 return True
-        except Exception:
+        except Exception:       # noqa: BLE001 - a route SymPy cannot take is no proof: the next one is tried
             pass
     return False
 
@@ -984,12 +984,6 @@ def critical_sets_outcome(derived, form: dict, ctx: Context, branches=None, cond
     return Outcome.of(*found, corroboration=corr, checked_domain="the whole domain, every sign branch")
 
 
-def compare_critical_sets(derived, form: dict, ctx: Context, branches=None) -> tuple[bool, list[str]]:
-    """`critical_sets_outcome` as (ok, notes) (the interface of the attention claims)."""
-    out = critical_sets_outcome(derived, form, ctx, branches)
-    return out.ok, [out.evidence] + ([out.corroboration] if out.corroboration else [])
-
-
 def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
     """Completeness step of Thms 1, 6, 9, 10: the printed families on e = 0 cover the line e = 0 for
     p + q != 1. Without bias (R^2, R^3 with attention) Theta_min, Theta_max have opposite sides f > 0,
@@ -1021,7 +1015,7 @@ def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
         zeros += _pure("solve", lambda x: tuple(sp.solve(*x)), (Qb, sub[S.w]))
     sad = [rhs for lhs, rhs in form["Theta_sad"] if lhs == S.w]
     ok = len(zeros) == 1 and len(sad) == 1 and sp.expand(sp.radsimp(zeros[0] - sad[0])) == 0
-    listed = lambda xs: ", ".join(map(steps.tex, xs)) or "none"                       # noqa: E731
+    listed = lambda xs: ", ".join(map(steps.tex, xs)) or "none"
     return ok, (f"Theta_min/Theta_max: f = {steps.tex(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w = {listed(zeros)} "
                 f"(printed Theta_sad: w = {listed(sad)}): {'the same' if ok else 'not the same'}")
 

@@ -18,7 +18,6 @@ transitively (a theorem is as strong as its weakest step); `weakest` names that 
 from __future__ import annotations
 
 import gc
-import sys
 import time
 import traceback
 from contextlib import contextmanager
@@ -242,21 +241,10 @@ def claim(id: str, *, ref: str, title: str, statement: str, printed, mutant, use
     return deco
 
 
-def open_claim(id: str, *, ref: str, title: str, statement: str, reason: str, uses=(), section="landscape",
-               domain: str = ""):
-    """Register a claim that is not machine-checkable, with the reason (status `open`)."""
-    def _never(form, ctx):
-        raise RuntimeError("open claims have no check")
-    _never.__module__ = sys._getframe(1).f_globals.get("__name__", "")   # sorts with its claim module
-    REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=_never, printed=lambda: None,
-                         mutant=lambda: None, uses=tuple(uses), section=section, open_reason=reason,
-                         domain=domain)
-
-
 def _safe(check, form, ctx) -> Outcome:
     try:
         return check(form, ctx)
-    except Exception as ex:  # a crash is a failed check, never a pass
+    except Exception as ex:  # noqa: BLE001 - a crash is a failed check, never a pass
         tb = traceback.extract_tb(ex.__traceback__)[-1]
         return Outcome(False, "error", f"{type(ex).__name__}: {ex} (at {tb.filename.split('/')[-1]}:{tb.lineno})")
 
@@ -347,8 +335,8 @@ def prewarm() -> None:
     sympy.physics.units, which SymPy's `simplify` imports on its first call (0.1-0.5 s in every worker)."""
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot  # noqa: F401
-    import sympy.physics.units  # noqa: F401
+    import matplotlib.pyplot
+    import sympy.physics.units  # noqa: F401 - imported for its cost, before the workers fork
 
     from local2global.symbolic import basins, canonical_model, energy_on_w_axis, structure
     structure()

@@ -1184,8 +1184,3 @@ def _gaussian(form, ctx):
 def _dec6(x, mode="down"):
     from local2global.numeric.evaluate.arb import format_fraction
     return format_fraction(x, 6, mode)
-
-
-def _dec12(x, mode="down"):
-    from local2global.numeric.evaluate.arb import format_fraction
-    return format_fraction(x, 12, mode)

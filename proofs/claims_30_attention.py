@@ -24,9 +24,8 @@ from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
-from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, match_classes, identity, matrix_identity, rational_in,
+from local2global.proofs._checks import (critical_sets_outcome, e_axis_cover, match_classes, identity, matrix_identity, rational_in,
                                          relation_form, same_relation, sign_exact, substitute, certified_nonzero)
-from local2global.proofs._checks import _same_equation as same_equation
 from local2global.proofs import _steps as steps
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model

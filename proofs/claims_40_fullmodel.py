@@ -28,7 +28,7 @@ from local2global.symbolic import bias, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
 from local2global.proofs import _steps as steps
-from local2global.proofs._registry import Outcome, open_claim
+from local2global.proofs._registry import Outcome
 from local2global.proofs._registry import claim as _register
 from local2global.symbolic.latex import latex
 from local2global.symbolic.model import canonical_model
@@ -210,7 +210,7 @@ def _full_loss(form, ctx):
 
 def _lemma3_printed(scale_w=1):
     f1, f2 = _M.residual_parts()
-    EX = lambda g: CH.expect_X(g)                       # noqa: E731
+    EX = lambda g: CH.expect_X(g)
     r, rX = EX(lambda x: f1 * x + f2), EX(lambda x: (f1 * x + f2) * x)
     return sp.Matrix([2 * e * (1 + 2 * w * absw) * rX - e * r, scale_w * 4 * e**2 * absw * rX, r])
 
@@ -377,11 +377,6 @@ def _gibbs_checks() -> tuple[steps.Step, ...]:
                    sp.diff(_xent(_fa, S.sigma(_SIG)), _SIG, 2) - S.sigma(_SIG) * (1 - S.sigma(_SIG)), logs=False,
                    hypotheses=(_fa < 1,)),
     )
-
-
-def _gibbs_steps() -> tuple[str, ...]:
-    """What fails among `_gibbs_checks` (empty: all hold)."""
-    return tuple(s_.states for s_ in _gibbs_checks() if not s_.ok)
 
 
 # --- Thm 4 --------------------------------------------------------------------------------------

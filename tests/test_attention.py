@@ -12,7 +12,6 @@ from local2global.numeric.dynamics import basins as nb
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.landscape import Landscape
 from local2global.numeric.evaluate.pointeval import attention_point
-from local2global.numeric.precision import limit_tolerances
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.symbolic import symbols as S
 from local2global.symbolic.model import canonical_model

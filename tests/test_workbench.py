@@ -3,7 +3,6 @@ progress per section, and the focus view by URL, in a real browser; without Java
 before (the controls are hidden, every table is static)."""
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 from urllib.parse import quote

@@ -139,7 +139,7 @@ def bracketed_root(fn, a, b):
 
 def _w_axis_end(f, E0, w0, w_sad, half, side):
     """The end of the contour's w-range on the w-axis: the root of f(w) = E0 on the monotone piece."""
-    h = lambda x: f(x) - E0       # noqa: E731
+    h = lambda x: f(x) - E0
     if half == "w>0":                      # f decreasing: f(w0) <= E0, root below w0
         lo = w0 / 2
         while h(lo) <= 0:
@@ -184,8 +184,8 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
         E0 = fl.energy((e0, w0))
         direction = 1 if G1 < 0 else -1     # sign of dw/dt = -G'(A) 4 e^2 |w|
         s_e = mp.sign(e0)
-        e_of = lambda x: s_e * mp.sqrt(max(E0 - f(x), mp.mpf(0)))       # noqa: E731  the contour, e-sign kept
-        h = lambda x: fl.A((e_of(x), x)) - A_star                        # noqa: E731  Theta* crossing
+        e_of = lambda x: s_e * mp.sqrt(max(E0 - f(x), mp.mpf(0)))       # the contour, e-sign kept
+        h = lambda x: fl.A((e_of(x), x)) - A_star                        # Theta* crossing
         # the end of the curve in the direction of motion
         end, end_kind = None, None
         if half == "w>0":
@@ -479,7 +479,7 @@ def bisect_boundary(p, q, theta_a, theta_b, *, digits: int = 10, dps: int = 30, 
         ta, tb = [x if isinstance(x, mp.mpf) else mpf_exact(x) for x in theta_a], \
                  [x if isinstance(x, mp.mpf) else mpf_exact(x) for x in theta_b]
         length = mp.sqrt(mp.fsum((x - y) ** 2 for x, y in zip(ta, tb)))
-        point = lambda s: [x + s * (y - x) for x, y in zip(ta, tb)]      # noqa: E731
+        point = lambda s: [x + s * (y - x) for x, y in zip(ta, tb)]
         ca, cb = limit_class(p, q, ta, dps=dps), limit_class(p, q, tb, dps=dps)
         if (ca == target) == (cb == target):
             raise ValueError(f"ends have classes {ca}, {cb}: the basin boundary of {target} is not bracketed")

@@ -349,7 +349,7 @@ def sep_y(a, dps: int = 30) -> mp.mpf:
     with mp.workdps(dps + GUARD):
         a = mpf_exact(a)
         L = d["ell_of"](a)
-        g = lambda zz: d["ell_S"](zz) - L      # noqa: E731 decreasing
+        g = lambda zz: d["ell_S"](zz) - L      # decreasing
         A1 = a1()
         if g(mp.mpf(0)) > 0:
             lo, hi = mp.mpf(0), mp.mpf(1)
@@ -557,7 +557,7 @@ def _global_limit(ln, w0, E0, Astar, s, dps, zlim=60, event=None):
         if name == "V":
             d = -d
             br = "low" if br == "mid" else "mid"
-    fA = lambda x: (lambda A_: None if A_ is None else A_ - Astar)(A_at(x, br))   # noqa: E731
+    fA = lambda x: (lambda A_: None if A_ is None else A_ - Astar)(A_at(x, br))
     init = {"A": mp.sign(-Astar) if events else mp.sign(A0 - Astar)}
     name, zl, zr = _first_sign_change({"A": fA}, zz, d, zlim, guards=_guards(ln, d), init=init)
     if name is None or name.startswith("guard"):
@@ -663,7 +663,7 @@ def _C_race(out, ln, th0, E0, w0, direction, glob, dps):
     if margin > 0:
         return glob("line crosses C; U = 0 first", event=("U", zC))
     # V first: E0 - h increases monotonically on [z0, zC] and passes E_sad at z_V
-    gV = lambda x: E_sad() - (E0 - ln.point(x)["h"])      # noqa: E731
+    gV = lambda x: E_sad() - (E0 - ln.point(x)["h"])
     zV = _bisect(gV, ln.z0, zC, tol)
     return glob("line crosses C; V = 0 first", event=("V", zV))
 

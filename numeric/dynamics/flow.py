@@ -154,7 +154,7 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
 
         def result(status):
             m = ar.to_mpf
-            opt = lambda x: None if x is None else m(x)      # noqa: E731
+            opt = lambda x: None if x is None else m(x)
             return FlowResult(theta=[m(x) for x in y], t=m(t), status=status, steps=steps, rejected=rejected,
                               evals=evals, grad_norm=m(gnorm), distance=opt(dist), energy0=opt(E0),
                               energy_end=m(energy_fn(y)) if energy_fn else None,

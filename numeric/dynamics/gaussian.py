@@ -211,9 +211,9 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
     sig = flint.acb(arb_rational(sigma))
     c = arb_rational(sigma) * flint.arb(2).sqrt()                # σ√2
     y_sad = M["minus_w_sad"]().real                                # -w_sad = 1/√2
-    tail = lambda y: M["tail"](flint.acb(y), sig).real           # noqa: E731  P(w < -y) = Φ_σ(-y)
-    mass0 = lambda y: M["mass0"](flint.acb(y), sig).real         # noqa: E731  P(-y < w < 0)
-    gfun = lambda x: M["g"](flint.acb(x)).real                   # noqa: E731
+    tail = lambda y: M["tail"](flint.acb(y), sig).real           # P(w < -y) = Φ_σ(-y)
+    mass0 = lambda y: M["mass0"](flint.acb(y), sig).real         # P(-y < w < 0)
+    gfun = lambda x: M["g"](flint.acb(x)).real
     eps = flint.arb(2) ** -goal
     side = "right" if regime > 0 else "left"
     kappa = -1 if regime > 0 else 1
@@ -222,7 +222,7 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
     def window(k):
         # ∫ over w from w_sad to -1/2 (right) or from -7/8 to w_sad (left), taken in r = |s|
         fs = M[f"s_{k}"][side]
-        f = lambda z, an: fs(z, _psi(kappa * z, an), sig, analytic=an)  # noqa: E731
+        f = lambda z, an: fs(z, _psi(kappa * z, an), sig, analytic=an)
         # a rough magnitude (steers the tolerance only): the largest of 17 point values times a width
         # below the peak's (~σ), so that it stays below the integral
         top = max(f(flint.acb(arb_rational(r_end * j / 16)), False).real.upper() for j in range(17))
@@ -237,7 +237,7 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
         total = const + window(k)
         if regime > 0:
             fv = M[f"v_{k}"]
-            f = lambda z, an, fv=fv: fv(z, sig, analytic=an)    # noqa: E731
+            f = lambda z, an, fv=fv: fv(z, sig, analytic=an)
             lo_v, hi_v = 1, 8
             while True:
                 total += _integrate(f, lo_v, hi_v, goal, scale=total.lower())
@@ -252,7 +252,7 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
         else:
             fw = M[f"w_{k}"]
             gw = M["g"]
-            f = lambda z, an, fw=fw: fw(z, gw(z, analytic=an), sig, analytic=an)   # noqa: E731
+            f = lambda z, an, fw=fw: fw(z, gw(z, analytic=an), sig, analytic=an)
             lo_w, hi_w = -2, W_LEFT
             while True:
                 total += _integrate(f, lo_w, hi_w, goal, scale=total.lower())

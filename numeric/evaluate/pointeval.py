@@ -62,7 +62,7 @@ def _compiled_sets(attention: bool, bias: bool, untied: bool = False):
 
 def _condition_holds(cond, values: dict) -> bool:
     """Decide a solved set's condition exactly at rational (p, q, w)."""
-    if cond is sp.true or cond == True:   # noqa: E712 (sympy true)
+    if cond is sp.true or cond == True:   # noqa: E712 - SymPy's true is not Python's
         return True
     sub = {k: sp.Rational(v.numerator, v.denominator) for k, v in values.items() if v is not None}
     val = cond.subs(sub)
@@ -128,8 +128,8 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None, h=None) -> dict:
     land = Landscape(chain, attention=attention, untied=untied)
     pv = land.at(theta, b, dps=dps)
     with mp.workdps(dps + GUARD):
-        fmt = lambda x: mp.nstr(x, dps)        # noqa: E731
-        rows = lambda m: None if m is None else [[fmt(x) for x in row] for row in m]   # noqa: E731
+        fmt = lambda x: mp.nstr(x, dps)
+        rows = lambda m: None if m is None else [[fmt(x) for x in row] for row in m]
         out = {"A": fmt(pv.A), "b_star": _b_star_text(chain, e, pv.b_star, dps, attention, untied),
                "loss": fmt(pv.loss),
                "grad": [fmt(x) for x in pv.grad], "hessian": rows(pv.hessian)}

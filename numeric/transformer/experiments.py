@@ -365,7 +365,7 @@ def initial_parameters(cfg: TrainConfig, g: torch.Generator) -> fm.FullParameter
     if cfg.init == "rank_one":
         signs = torch.where(torch.rand(d, generator=g) < 0.5, -1.0, 1.0).to(fm.DTYPE)
         al = signs / math.sqrt(d)
-        r = lambda *s: torch.randn(*s, dtype=fm.DTYPE, generator=g)      # noqa: E731
+        r = lambda *s: torch.randn(*s, dtype=fm.DTYPE, generator=g)
         aa = torch.outer(al, al)
         return fm.FullParameters(
             token=0.5 * signs, positional=(-0.25 + 0.05 * r(N, 1)) * signs,
