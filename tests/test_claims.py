@@ -70,6 +70,7 @@ def test_check_command_lists_and_selects_claims(capsys):
     assert "unknown claim" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_records_do_not_depend_on_the_number_of_worker_processes():
     from local2global.proofs import Context, run_claims
     from local2global.proofs._registry import closure
@@ -92,6 +93,7 @@ def test_a_batch_is_one_task_and_the_other_claims_one_task_each_later_sections_f
     assert single == [c.id for c in claims if not c.batch][::-1]
 
 
+@pytest.mark.slow
 def test_registering_the_claims_does_not_import_torch():
     """torch's import (about 3 s) is paid by the worker that runs the full-model batch, not by registration."""
     import subprocess
