@@ -284,9 +284,27 @@ def run_claim(cl: Claim, ctx: Context = Context()) -> Record:
                   corroborations=outcome.corroboration_steps(), seconds=time.perf_counter() - t0)
 
 
+_loaded = False
+
+
+def load_all() -> None:
+    """Import every claim module once (registration happens at import): the `claims_NN_*.py` files of this
+    package, in the order of NN (the paper's)."""
+    global _loaded
+    if _loaded:
+        return
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    package = __name__.rpartition(".")[0]
+    for mod in sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name.startswith("claims_")):
+        importlib.import_module(f"{package}.{mod}")
+    _loaded = True
+
+
 def closure(claims) -> list[Claim]:
     """The claims with every claim they use, transitively, in registry order."""
-    from local2global.proofs import load_all
     load_all()
     want = set(uses_closure({cid: c.uses for cid, c in REGISTRY.items()}, [c.id for c in claims]))
     return [c for c in select() if c.id in want]
@@ -428,7 +446,6 @@ def select(ids=None, notes: list | None = None) -> list[Claim]:
     """Claims in paper order; `ids` selects by claim id, paper label ("Lemma 12", "Thm 2 (ii)", "lemma12",
     "Eq. 3"), printed reference or id prefix (`proofs.selection`). KeyError for unknown selectors, with
     suggestions; `notes` receives one line per sub-item that named no claim of its own."""
-    from local2global.proofs import load_all
     from local2global.proofs.selection import select_claims
     load_all()
     # paper order = claim-module order (claims_NN_*), then registration order within a module; the
