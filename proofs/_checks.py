@@ -23,6 +23,7 @@ from sympy.core.numbers import Number
 from sympy.core.sorting import default_sort_key, ordered
 
 from local2global.symbolic import symbols as S
+from local2global.numeric.precision import working
 from local2global.numeric.evaluate.lambdify import compile_mp
 from local2global.numeric.evaluate.arb import arb_function, interval, precision as arb_precision
 
@@ -685,7 +686,7 @@ def _mp_value(v) -> mp.mpf:
 
 def evaluate(expr: sp.Expr, point: dict, dps: int, _compiled=None) -> mp.mpf | mp.mpc:
     """Evaluate a SymPy expression at an exact point with mpmath at `dps` digits."""
-    with mp.workdps(dps):
+    with working(dps, guard=False):
         f = _compiled or compile_mp(expr, tuple(point))
         return f(*[_mp_value(v) for v in point.values()])
 
@@ -709,7 +710,7 @@ def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp
     free = sorted(expr.free_symbols, key=lambda s: s.name)
     tol_exp = ctx.dps - 10
     if not free:
-        with mp.workdps(ctx.dps):
+        with working(ctx.dps, guard=False):
             val = abs(sp.N(expr, ctx.dps))
         ok = val < sp.Float(10) ** (-tol_exp)
         return Outcome.of(steps.sampled(states, bool(ok), method=f"evaluated at {ctx.dps} digits", domain="a constant",
@@ -721,7 +722,7 @@ def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp
     f = compile_mp(expr, tuple(free), cse=True)
     fs = compile_mp(scale, tuple(free), cse=True) if scale is not None else None
     for pt in pts:
-        with mp.workdps(ctx.dps + 10):
+        with working(ctx.dps):
             r = abs(evaluate(expr, pt, ctx.dps + 10, f))
             if fs is not None:
                 r = r / (1 + abs(evaluate(scale, pt, ctx.dps + 10, fs)))

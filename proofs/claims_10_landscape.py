@@ -20,6 +20,7 @@ from dataclasses import replace
 import mpmath as mp
 import sympy as sp
 
+from local2global.numeric.precision import working
 from local2global.numeric import Landscape
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
@@ -716,7 +717,7 @@ def _gradient_on_sets(form, space, ctx):
     for name in form:
         for pp, qq, ee, ww in _set_points(name, space, rng, n=2):
             count += 1
-            with mp.workdps(ctx.dps + 30):
+            with working(ctx.dps, extra=20):
                 e_m, w_m = mp.mpf(sp.N(ee, ctx.dps + 30)), mp.mpf(sp.N(ww, ctx.dps + 30))
                 L = Landscape(pp, qq)
                 if space == "R3":
@@ -803,7 +804,7 @@ def _neighbourhood_class(L, point, space, ctx, rng, n_dirs=24):
     The radius 10^-(dps/6) keeps third-order changes (the saddle's leading term) far above the
     comparison tolerance 10^-(dps-5)."""
     radius_exp = max(2, ctx.dps // 6)
-    with mp.workdps(ctx.dps + 30):
+    with working(ctx.dps, extra=20):
         pp = [mp.mpf(sp.N(x, ctx.dps + 30)) for x in point]
 
         def ev(t):
@@ -961,7 +962,7 @@ def _neighbourhood_evidence(names: tuple, space, ctx) -> dict:
                   (sp.log(pp / (1 - pp)) + ee**2 / 2)) if space == "R3" else (ee, ww)
             emp, L0 = _neighbourhood_class(L, pt, space, ctx, rng)
             target = chain.entropy_rate if name.endswith("_star") else chain.marginal_entropy
-            with mp.workdps(ctx.dps + 10):
+            with working(ctx.dps):
                 loss_err = abs(L0 - mp.mpf(sp.N(target, ctx.dps + 10)))
             found.append("global_min" if name.endswith("_star") and emp == "local_min" else emp)
             if loss_err > mp.mpf(10) ** (-(ctx.dps - 10)):
@@ -1065,7 +1066,7 @@ def _gap_samples(ctx) -> tuple[int, int, tuple]:
     pts = sample_points("remark1", [p, q], ctx.points)
     on_line = [{p: v[p], q: 1 - v[p]} for v in pts[: max(4, ctx.points // 4)]]
     values = []
-    with mp.workdps(ctx.dps):
+    with working(ctx.dps, guard=False):
         for pt in pts + on_line:
             # both values at once (subs sets p, then q: the intermediate expression in q alone costs 5x more); a
             # test holds the two exact values structurally equal (srepr) at these points
@@ -1077,7 +1078,7 @@ def _gap_samples(ctx) -> tuple[int, int, tuple]:
 def _remark1_samples(form, ctx) -> steps.Step:
     n_pts, n_line, values = _gap_samples(ctx)
     bad = []
-    with mp.workdps(ctx.dps):
+    with working(ctx.dps, guard=False):
         for pt, val in values:
             # the relation at a rational point is True or False whatever the order of substitution; subs would
             # first build the relation at (p0, q), whose assumptions queries cost 10 ms per point

@@ -22,6 +22,7 @@ import zlib
 import mpmath as mp
 import sympy as sp
 
+from local2global.numeric.precision import working
 from local2global.numeric.infra.lazy import lazy_module
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, landscape
@@ -388,7 +389,7 @@ _THM4_N = (1, 2, 3)
 def _claimed_value(form, ps, qs) -> float | None:
     """form at (p, q) = (ps, qs) (exact strings), at 30 digits; None where it is undefined or not real."""
     f = sp.lambdify((p, q), form, modules="mpmath")
-    with mp.workdps(30):
+    with working(30, guard=False):
         try:
             v = mp.mpmathify(f(*(mp.mpf(sp.Rational(x).p) / sp.Rational(x).q for x in (ps, qs))))
         except (ZeroDivisionError, ValueError):

@@ -24,6 +24,7 @@ from fractions import Fraction
 import mpmath as mp
 import sympy as sp
 
+from local2global.numeric.precision import working
 from local2global.numeric.infra.lazy import lazy_module
 from local2global.proofs import _steps as st
 from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, exact_zero, identity, match_classes,
@@ -364,7 +365,7 @@ def _neighbourhood_steps(ctx) -> list:
     radius = mp.mpf(10) ** (-max(2, ctx.dps // 6))
     for pp, qq, th in _neighbourhood_points():
         land = Landscape(pp, qq, untied=True)
-        with mp.workdps(dps):
+        with working(dps, guard=False):
             pt = [mp.mpf(sp.N(x, dps)) for x in th]
             L0 = land.loss(pt)
             tol = mp.mpf(10) ** (-(ctx.dps - 5))
@@ -751,7 +752,7 @@ def _gaussian_flows(dps: int) -> st.Step:
         for sigma, seed in ((Fraction(1, 10), 1), (Fraction(1, 2), 2)):
             for th in gaussian_starts(sigma, 4, seed, dim=3):
                 res = fl.run(th, dps=d)
-                with mp.workdps(d + 10):
+                with working(d):
                     cls = end_class(fl, res.theta, **limit_tolerances(d, res.status == "stationary")) if res.converged else None
                 counts[str(cls)] = counts.get(str(cls), 0) + 1
                 n += 1
@@ -778,7 +779,7 @@ def _untied_full(form, ctx):
     worst, pts = 0.0, _full_points()
     for pv, qv, ev, wv, hv, bv, d, N in pts:
         full = _full_untied(pv, qv, ev, wv, hv, bv, d, N)
-        with mp.workdps(30):
+        with working(30, guard=False):
             ref = [float(x) for x in f(*(mp.mpf(x.numerator) / x.denominator for x in (pv, qv, ev, wv, hv, bv)))]
         worst = max(worst, max(abs(x - y) for x, y in zip(full, ref)))
     return Outcome.of(st.sampled("the full untied transformer's loss and gradient are the formula's", worst <= 1e-12,

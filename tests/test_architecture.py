@@ -151,6 +151,25 @@ def test_gaussian_starts_of_the_flows_are_drawn_in_one_place():
     assert found == ["numeric/dynamics/initialisation.py"], found
 
 
+def test_every_precision_context_of_the_library_is_precision_working():
+    """One precision policy (numeric/precision.py): the library sets mpmath's precision only through
+    `working(dps, extra=...)`, never with its own `mp.workdps(dps + ...)` or an assignment to `mp.dps`
+    (the notebooks, written for a reader, use mpmath's own words)."""
+    found = []
+    for folder, _, path in _modules():
+        if folder == "notebooks" or path.name == "precision.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            call = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                "workdps", "workprec", "extradps", "extraprec")
+            assign = isinstance(node, (ast.Assign, ast.AugAssign)) and any(
+                isinstance(t, ast.Attribute) and t.attr in ("dps", "prec") and ast.unparse(t.value) in ("mp", "mp.mp")
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))
+            if call or assign:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == [], found
+
+
 # --- import circles, including the imports inside functions that hide them ---------------------------------
 
 def _module_names() -> dict[str, Path]:

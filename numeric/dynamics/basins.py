@@ -27,7 +27,7 @@ from local2global.numeric.dynamics.flow import ReducedFlow, critical_class, inte
 from local2global.numeric.dynamics.initialisation import gaussian_starts
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.numeric.evaluate.landscape import compiled_model
-from local2global.numeric.precision import GUARD, limit_accuracy, limit_tolerances, to_accuracy, tolerance
+from local2global.numeric.precision import limit_accuracy, limit_tolerances, to_accuracy, tolerance, working
 from local2global.symbolic import symbols as S
 from local2global.symbolic import basins as sbasins
 from local2global.symbolic.sets import first_match
@@ -96,7 +96,7 @@ def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=N
     themselves (the proof checks pass the paper's printed g and sets, and their negative controls)."""
     regime = regime or ("p+q>1" if regime_of(p, q) > 0 else "p+q<1")
     sets, fns = _compiled_conditions(regime, g, sets)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         e_, w_ = (mpf_exact(x) for x in theta0)
         b = first_match(sets, _signs_at(fns, e_, w_, _tol(dps)))
     return b.name, b.limit_class
@@ -107,7 +107,7 @@ def in_I_common(theta0, dps: int = 50, g=None, piece=None) -> bool:
     proof checks)."""
     piece = piece or sbasins.I_common(g)
     fns = {ex: compile_mp(ex, (S.e, S.w)) for ex, _ in piece.conditions}
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         return piece.holds(_signs_at(fns, *(mpf_exact(x) for x in theta0), _tol(dps)))
 
 
@@ -158,7 +158,7 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
     reg = regime_of(p, q)
     d = derived_functions()
     fl = ReducedFlow(p, q)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         tol = _tol(dps)
         e0, w0 = (mpf_exact(x) for x in theta0)
         w_sad, E_sad = d["w_sad"](), d["E_sad"]()
@@ -238,7 +238,7 @@ def compare(p, q, theta0, dps: int = 30, integrate: bool = True, **kw) -> dict:
     out = {"basin": basin, "theorem_class": thm_cls, "predicted": pred}
     if integrate:
         cls, res = integrate_class(p, q, theta0, dps=dps, **kw)
-        with mp.workdps(dps + GUARD):
+        with working(dps):
             gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
         out.update(integrated_class=cls, flow=res, limit_gap=gap,
                    agree=(cls == pred.limit_class == thm_cls))
@@ -264,7 +264,7 @@ def boundary_starts(p, q, ks=(1, 5, 10, 15, 20), dps: int = 50) -> list[dict]:
     reg = regime_of(p, q)
     d = derived_functions()
     rows = []
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         w_sad = d["w_sad"]()
         w_b = mp.mpf(-1) / 2 if reg > 0 else mp.mpf(-1)
         gb = d["g"](w_b)
@@ -342,7 +342,7 @@ def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
         notes.append(str(ex))
     fl = ReducedFlow(p, q)
     res = fl.run(theta0, dps=dps, progress=progress)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
                if (res.converged and pred is not None) else None)
         rep["basin"] = basin
@@ -439,7 +439,7 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
         notes.append("start on the ea-plane (w0 = 0): E is undefined there; the plane is invariant (Lemma 14)")
     if not res.converged:
         notes.append(f"integration stopped without converging ({res.status})")
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         return {
             "p": str(p), "q": str(q), "theta0": [str(x) for x in th0], "dps": dps,
             "basin": None if pred is None else ("Thm A (p+q > 1)" if Fraction(str(p)) + Fraction(str(q)) > 1
@@ -475,7 +475,7 @@ def bisect_boundary(p, q, theta_a, theta_b, *, digits: int = 10, dps: int = 30, 
     basin of `target`. Returns the bracket (parameters s_lo < s_hi on the segment and end points), the
     classes met on each side and the number of flows.
     """
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         ta, tb = [x if isinstance(x, mp.mpf) else mpf_exact(x) for x in theta_a], \
                  [x if isinstance(x, mp.mpf) else mpf_exact(x) for x in theta_b]
         length = mp.sqrt(mp.fsum((x - y) ** 2 for x, y in zip(ta, tb)))

@@ -37,7 +37,7 @@ import mpmath as mp
 from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.numeric.evaluate.mpfr import MPFR, MPMATH, rebind, specialise
 from local2global.numeric.evaluate.landscape import Landscape, compiled_model
-from local2global.numeric.precision import (GUARD, flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
+from local2global.numeric.precision import (flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
                                             limit_tolerances, working)
 
 
@@ -125,7 +125,7 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
     (correctly rounded in MPFR) can differ, in the last bit of the working precision.
     """
     ar = arithmetic
-    with mp.workdps(dps + GUARD), ar.context():
+    with working(dps), ar.context():
         rtol = flow_rtol(dps) if rtol is None else mp.mpf(rtol)
         atol = flow_atol(dps) if atol is None else mp.mpf(atol)
         grad_tol = flow_grad_tol(dps) if grad_tol is None else mp.mpf(grad_tol)
@@ -418,7 +418,7 @@ def integrate_class(p, q, theta0, dps: int = 30, attention: bool = False, **kw):
     """(class of the integrated end point by the derived critical sets, or None; FlowResult)."""
     fl = ReducedFlow(p, q, attention=attention)
     res = fl.run(theta0, dps=dps, **kw)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
                if res.converged else None)
     return cls, res
