@@ -95,11 +95,12 @@ print("A^2 at the ends of a level set:", facts["ends"])
 # %%
 from fractions import Fraction as F
 
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics import basins, basins_untied
 
 p = q = F(9, 10)
 print("tied,   (e0, w0) = (1/20, 1/10):      ", basins.predict(p, q, (F(1, 20), F(1, 10))).limit_class)
-rep = basins_untied.flow_report(p, q, F(1, 20), F(1, 10), F(1, 30), dps=30)
+rep = basins_untied.flow_report(NumericChain(p, q), F(1, 20), F(1, 10), F(1, 30), dps=30)
 print(basins_untied.flow_report_text(rep))
 
 # %% [markdown]

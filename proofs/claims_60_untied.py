@@ -24,6 +24,7 @@ from fractions import Fraction
 import mpmath as mp
 import sympy as sp
 
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.precision import working
 from local2global.numeric.infra.lazy import lazy_module
 from local2global.proofs import _steps as st
@@ -557,7 +558,7 @@ def _energy_drift() -> st.Step:
     worst, n = mp.mpf(0), 0
     for pq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 5), Fraction(3, 10))):
         for th in ((Fraction(1, 10), Fraction(1, 5), Fraction(-1, 20)), (Fraction(1, 2), Fraction(-1, 2), Fraction(1, 3))):
-            rep = flow_report(*pq, *th, dps=40)
+            rep = flow_report(NumericChain(*pq), *th, dps=40)
             worst = max(worst, mp.mpf(rep["drift_E_e"]), mp.mpf(rep["drift_E_h"]))
             n += 1
     return st.sampled("$E_e$ and $E_h$ stay constant along integrated untied flows", worst < mp.mpf(10) ** -18,
@@ -686,7 +687,7 @@ def _basin_flows(dps: int) -> st.Step:
         starts = [tuple(Fraction(rng.randint(-200, 200), 100) for _ in range(3)) for _ in range(5)]
         starts.append((Fraction(1, 10), Fraction(-1, 2), Fraction(1, 10) * (1 if pq[0] > Fraction(1, 2) else -1)))
         for th in starts:
-            rep = flow_report(*pq, *th, dps=min(dps, 40))
+            rep = flow_report(NumericChain(*pq), *th, dps=min(dps, 40))
             n += 1
             cls = rep["predicted"]["class"]
             classes[cls] = classes.get(cls, 0) + 1

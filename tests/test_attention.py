@@ -8,6 +8,7 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics import basins as nb
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.landscape import Landscape
@@ -177,7 +178,7 @@ def test_limit_classes_of_points_on_each_critical_set():
 
 
 def test_energy_is_conserved_along_an_attention_flow_at_50_digits():
-    rep = nb.attention_flow(*P9, 1, -1, Fraction(1, 2), dps=50)
+    rep = nb.attention_flow(NumericChain(*P9), 1, -1, Fraction(1, 2), dps=50)
     assert rep["integrated"]["class"] == "global_min"
     assert mp.mpf(rep["energy_drift"]) < mp.mpf(10) ** -30
     assert abs(mp.mpf(rep["energy_limit"]) - mp.mpf(rep["energy0"])) < mp.mpf(10) ** -30
@@ -187,7 +188,7 @@ def test_flow_started_on_theta_station_is_classified_station():
     with mp.workdps(50):
         ee = mp.mpf(1) / 2
         th = (ee, -1 / mp.sqrt(2), -1 / ee**2)
-        rep = nb.attention_flow(*P9, *th, dps=30)
+        rep = nb.attention_flow(NumericChain(*P9), *th, dps=30)
     assert rep["integrated"]["class"] == "station"
 
 

@@ -15,6 +15,7 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.evaluate import javascript as J
 from local2global.proofs.outputs import explorer as X
 
@@ -529,7 +530,7 @@ def test_in_a_browser_a_click_gives_the_class_of_l2g_flow_in_R2(explorer):
                 e_js, w_js = res["start"]
                 if how == "typed":
                     assert (e_js, w_js) == (e0, w0)
-                ref = basins.flow_report(Fraction(p), Fraction(q), Fraction(e_js), Fraction(w_js), dps=30)
+                ref = basins.flow_report(NumericChain(p, q), Fraction(e_js), Fraction(w_js), dps=30)
                 assert res["integrated"]["class"] == ref["integrated"]["class"], (p, q, e_js, w_js, res, ref["integrated"])
                 assert res["predicted"]["class"] == ref["theorem_class"], (p, q, e_js, w_js, res["predicted"], ref["basin"])
                 assert res["predicted"]["basin"] == ref["basin"]
@@ -556,7 +557,7 @@ def test_in_a_browser_the_R3_view_gives_the_class_of_l2g_flow(explorer):
             explorer.execute_script("L2G.setA0(arguments[0])", a0)
             res = _typed(explorer, e0, w0)
             assert res["start"] == [e0, w0, a0]
-            ref = basins.attention_flow(Fraction(p), Fraction(q), Fraction(e0), Fraction(w0), Fraction(a0), dps=20)
+            ref = basins.attention_flow(NumericChain(p, q), Fraction(e0), Fraction(w0), Fraction(a0), dps=20)
             assert res["integrated"]["class"] == ref["integrated"]["class"], (p, q, e0, w0, a0, res["integrated"], ref["integrated"])
             assert res["predicted"]["class"] == ref["predicted"]["class"], (p, q, e0, w0, a0, res["predicted"], ref["predicted"])
             classes.add((p, res["integrated"]["class"]))
@@ -565,7 +566,7 @@ def test_in_a_browser_the_R3_view_gives_the_class_of_l2g_flow(explorer):
         explorer.execute_script("L2G.setA0(0)")
         res = _click(explorer, 0.6, -0.35)
         e_js, w_js, a_js = res["start"]
-        ref = basins.attention_flow(Fraction(p), Fraction(q), Fraction(e_js), Fraction(w_js), Fraction(0), dps=20)
+        ref = basins.attention_flow(NumericChain(p, q), Fraction(e_js), Fraction(w_js), Fraction(0), dps=20)
         assert res["integrated"]["class"] == ref["integrated"]["class"]
         assert res["predicted"]["class"] == ref["predicted"]["class"]
         times.append(res["ms_total"])

@@ -150,14 +150,15 @@ def _w_axis_end(f, E0, w0, w_sad, half, side):
     return bracketed_root(h, w0, w_sad)             # w1 in [w0, w_sad)
 
 
-def predict(p, q, theta0, dps: int = 50) -> Prediction:
+def predict(p, q, theta0, dps: int = 50, flow: ReducedFlow | None = None) -> Prediction:
     r"""Analytic limit of the gradient flow from θ_0 (see module docstring); p + q != 1.
 
-    Inputs exact (Fraction, str) or mpf; the limit is returned as mpf at dps + GUARD digits.
+    Inputs exact (Fraction, str) or mpf; the limit is returned as mpf at dps + GUARD digits. `flow`: the caller's
+    `ReducedFlow` of this chain (`l2g flow` integrates with the same one), else one is built.
     """
-    reg = regime_of(p, q)
+    fl = flow if flow is not None else ReducedFlow(p, q)
+    reg = regime_of(fl.landscape.chain)
     d = derived_functions()
-    fl = ReducedFlow(p, q)
     with working(dps):
         tol = _tol(dps)
         e0, w0 = (mpf_exact(x) for x in theta0)
@@ -232,12 +233,15 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
 # ---------------------------------------------------------------------------------------------
 
 def compare(p, q, theta0, dps: int = 30, integrate: bool = True, **kw) -> dict:
-    """Theorem basin, predicted (class, limit), integrated (class, limit, t), drift, agreement."""
-    basin, thm_cls = classify_theorem(p, q, theta0, dps=max(dps, 30))
-    pred = predict(p, q, theta0, dps=max(dps, 30))
+    """Theorem basin, predicted (class, limit), integrated (class, limit, t), drift, agreement, all at `dps` digits
+    (`p`, `q`: exact numbers, or a `NumericChain` and None)."""
+    fl = ReducedFlow(p, q)
+    chain = fl.landscape.chain
+    basin, thm_cls = classify_theorem(chain, None, theta0, dps=dps)
+    pred = predict(chain, None, theta0, dps=dps, flow=fl)
     out = {"basin": basin, "theorem_class": thm_cls, "predicted": pred}
     if integrate:
-        cls, res = integrate_class(p, q, theta0, dps=dps, **kw)
+        cls, res = integrate_class(chain, None, theta0, dps=dps, flow=fl, **kw)
         with working(dps):
             gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
         out.update(integrated_class=cls, flow=res, limit_gap=gap,
@@ -289,8 +293,8 @@ def boundary_starts(p, q, ks=(1, 5, 10, 15, 20), dps: int = 50) -> list[dict]:
 
 
 def _suite_task(task):
-    p, q, row, integ, dps = task
-    r = compare(p, q, row["theta"], dps=dps, integrate=integ)
+    p, q, chain, row, integ, dps = task
+    r = compare(chain, None, row["theta"], dps=dps, integrate=integ)
     out = dict(p=p, q=q, **row, basin=r["basin"], theorem=r["theorem_class"],
                predicted=r["predicted"].limit_class, integrated=r.get("integrated_class"), agree=r["agree"])
     if integ:
@@ -306,8 +310,9 @@ def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_
     `integrate_ks` and the exact starts) the integrated class; yields one dict per start, in order.
     `jobs` > 1 spreads the starts over worker processes, None over one per CPU core (results are
     identical, order kept). `progress(done, total)` is called once the starts are known and after each."""
-    tasks = [(p, q, row, row["k"] is None or row["k"] in integrate_ks, dps)
-             for p, q in pairs for row in boundary_starts(p, q, ks, dps)]
+    chains = {(p, q): NumericChain.of(p, q) for p, q in pairs}         # one chain per pair, passed to its starts
+    tasks = [(p, q, chains[p, q], row, row["k"] is None or row["k"] in integrate_ks, dps)
+             for p, q in pairs for row in boundary_starts(chains[p, q], None, ks, dps)]
     from local2global.numeric.infra.executor import make_executor
     if progress is not None:
         progress(0, len(tasks))
@@ -326,21 +331,22 @@ def decimal_text(x, dps) -> str:
     return mp.nstr(x, dps, min_fixed=-mp.inf, max_fixed=mp.inf) if x != 0 else "0"
 
 
-def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
+def flow_report(chain: NumericChain, e0, w0, dps: int = 30, progress: bool = False) -> dict:
     """The JSON contract of `l2g flow`: basin, predicted {class, limit} (decimal strings with `dps` significant
     digits: the root-finding is done at dps + GUARD), integrated {class, limit, accuracy, t, ...} (the limit
     printed only to the accuracy its stopping rule guarantees), energy_drift, limit_gap, agree (same class and
-    the limits within that accuracy)."""
+    the limits within that accuracy). The theorem side and the integration run at the same `dps`; the one chain
+    and the one flow are passed to both."""
     theta0 = (Fraction(e0), Fraction(w0))
-    rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "theta0": [str(theta0[0]), str(theta0[1])], "dps": dps}
+    rep = {"p": str(chain.p), "q": str(chain.q), "theta0": [str(theta0[0]), str(theta0[1])], "dps": dps}
     notes = []
+    fl = ReducedFlow(chain)
     try:
-        basin, thm_cls = classify_theorem(p, q, theta0, dps=max(dps, 30))
-        pred = predict(p, q, theta0, dps=max(dps, 30))
+        basin, thm_cls = classify_theorem(chain, None, theta0, dps=dps)
+        pred = predict(chain, None, theta0, dps=dps, flow=fl)
     except TheoremsDoNotApply as ex:
         basin = thm_cls = pred = None
         notes.append(str(ex))
-    fl = ReducedFlow(p, q)
     res = fl.run(theta0, dps=dps, progress=progress)
     with working(dps):
         cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
@@ -414,7 +420,7 @@ def limit_class(p, q, theta0, dps: int = 15, max_steps: int = 3000, attention: b
     return cls
 
 
-def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
+def attention_flow(chain: NumericChain, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
     """`l2g flow --a0`: integrate the flow with attention from (e0, w0, a0) and classify the limit (Thm 3,
     Lemma 16). Keys follow `flow_report`: "integrated" {"class" (global_min, local_min, local_max, saddle,
     station or None), "limit" [e, w, a], "t", "status", "steps", "evaluations", "order"}, "energy_drift"
@@ -422,13 +428,13 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
     tolerance is 10^-(3 dps/4), so the drift at dps 50 is ~1e-40."""
     rtol = mp.mpf(10) ** (-(3 * dps // 4)) if rtol is None else rtol
     th0 = tuple(x if isinstance(x, mp.mpf) else Fraction(str(x)) for x in (e0, w0, a0))
-    cls, res = integrate_class(p, q, th0, dps=dps, attention=True, rtol=rtol, **kw)
+    cls, res = integrate_class(chain, None, th0, dps=dps, attention=True, rtol=rtol, **kw)
     # the characterisation of the R^3 basins (Thms A, B, C; our result, `basins_r3`), for exact starts only
     pred, why = None, "no analytic prediction for an inexact start"
     if all(isinstance(x, Fraction) for x in th0):
         from local2global.numeric.dynamics.basins_r3 import flow_prediction
         try:
-            pred = flow_prediction(p, q, th0, dps=dps)
+            pred = flow_prediction(chain, th0, dps=dps)
         except (ArithmeticError, ValueError) as ex:     # the integration stands on its own; say why there is no prediction
             why = f"no analytic prediction: {type(ex).__name__}: {str(ex)[:100]}"
     notes = ["prediction: Thms A/B (our result, Sec. 4.1): the R^3 basins in closed form (Airy functions)"
@@ -441,9 +447,8 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
         notes.append(f"integration stopped without converging ({res.status})")
     with working(dps):
         return {
-            "p": str(p), "q": str(q), "theta0": [str(x) for x in th0], "dps": dps,
-            "basin": None if pred is None else ("Thm A (p+q > 1)" if Fraction(str(p)) + Fraction(str(q)) > 1
-                                                else "Thm B (p+q < 1)"),
+            "p": str(chain.p), "q": str(chain.q), "theta0": [str(x) for x in th0], "dps": dps,
+            "basin": None if pred is None else ("Thm A (p+q > 1)" if chain.regime > 0 else "Thm B (p+q < 1)"),
             "theorem_class": None if pred is None else pred["class"], "predicted": pred,
             "integrated": {"class": cls, "limit": [mp.nstr(x, dps) for x in res.theta], "t": mp.nstr(res.t, 15),
                            "status": res.status, "steps": res.steps, "evaluations": res.evals, "order": res.order},

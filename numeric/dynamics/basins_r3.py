@@ -232,7 +232,7 @@ def w_branch(c, branch: str) -> mp.mpf:
     return d["w_neg_of_W"](mp.lambertw(x, 0 if branch == "mid" else -1).real)
 
 
-def regime_of(p, q) -> int:
+def regime_of(p, q=None) -> int:
     reg = NumericChain.of(p, q).regime
     if reg == 0:
         raise ValueError("the basins in R^3 are characterised for p + q != 1")
@@ -578,9 +578,9 @@ def predict_R3(p, q, theta0, dps: int = 30, limit: bool = True) -> dict:
 
     A start within 10^-(dps - 2) of a tie (race or C-race) counts as the tie; within 10^-dps of S (relative
     β) as on S."""
-    p, q = Fraction(p), Fraction(q)
+    chain = NumericChain.of(p, q)
     e0, w0, a0 = (Fraction(x) for x in theta0)
-    reg = regime_of(p, q)
+    reg = regime_of(chain)
     d = derived()
     out = {"class": None, "limit": None, "case": None, "margin": None, "a_inf": None}
     with working(dps):
@@ -596,7 +596,7 @@ def predict_R3(p, q, theta0, dps: int = 30, limit: bool = True) -> dict:
             out.update({"class": "station", "limit": th0, "case": "critical start (station)"})
             return out
         from local2global.numeric.evaluate.landscape import Landscape
-        Astar = Landscape(p, q, attention=True).A_star()
+        Astar = Landscape(chain, attention=True).A_star()
         s = 1 if A0 > Astar else -1
         E0 = energy(*th0) if w0 != 0 else None
         ln = Line(e0, a0)
@@ -761,9 +761,10 @@ def dps_for(k) -> int:
 # `l2g flow --a0`: the prediction next to the integration
 # ---------------------------------------------------------------------------------------------
 
-def flow_prediction(p, q, theta0, dps: int = 30) -> dict:
-    """The predicted class and limit (decimal strings, `dps` digits) of `predict_R3`, for `l2g flow --a0`."""
-    pr = predict_R3(p, q, theta0, dps=max(dps, 30))
+def flow_prediction(chain: NumericChain, theta0, dps: int = 30) -> dict:
+    """The predicted class and limit (decimal strings, `dps` digits) of `predict_R3` at `dps` digits, for
+    `l2g flow --a0`."""
+    pr = predict_R3(chain, None, theta0, dps=dps)
     with working(dps):
         lim = None if pr["limit"] is None else [mp.nstr(x, dps) if x != 0 else "0" for x in pr["limit"]]
         return {"class": pr["class"], "limit": lim, "reason": pr["case"],

@@ -194,19 +194,19 @@ def end_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | None:
     return None
 
 
-def flow_report(p, q, e0, w0, h0, dps: int = 30, progress: bool = False) -> dict:
+def flow_report(chain: NumericChain, e0, w0, h0, dps: int = 30, progress: bool = False) -> dict:
     """The JSON contract of `l2g flow --untied`: predicted {class, limit, reason}, integrated {class, limit,
     accuracy, t, status, ...}, the drifts of E_e and E_h, limit_gap and agree (as `basins.flow_report`)."""
     theta0 = (Fraction(e0), Fraction(w0), Fraction(h0))
-    rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "theta0": [str(x) for x in theta0], "dps": dps,
+    rep = {"p": str(chain.p), "q": str(chain.q), "theta0": [str(x) for x in theta0], "dps": dps,
            "model": "untied"}
     notes = []
     try:
-        pred = predict(p, q, theta0, dps=max(dps, 30))
+        pred = predict(chain, None, theta0, dps=dps)
     except TheoremsDoNotApply as ex:
         pred = None
         notes.append(str(ex))
-    fl = ReducedFlow(p, q, untied=True)
+    fl = ReducedFlow(chain, untied=True)
     res = fl.run(theta0, dps=dps, progress=progress)
     with working(dps):
         stationary = res.status == "stationary"

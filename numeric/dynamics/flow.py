@@ -414,9 +414,10 @@ def critical_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | 
     return None
 
 
-def integrate_class(p, q, theta0, dps: int = 30, attention: bool = False, **kw):
-    """(class of the integrated end point by the derived critical sets, or None; FlowResult)."""
-    fl = ReducedFlow(p, q, attention=attention)
+def integrate_class(p, q, theta0, dps: int = 30, attention: bool = False, flow: ReducedFlow | None = None, **kw):
+    """(class of the integrated end point by the derived critical sets, or None; FlowResult). `flow`: the caller's
+    `ReducedFlow` of this chain and model, else one is built."""
+    fl = flow if flow is not None else ReducedFlow(p, q, attention=attention)
     res = fl.run(theta0, dps=dps, **kw)
     with working(dps):
         cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))

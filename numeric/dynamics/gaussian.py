@@ -68,7 +68,9 @@ from local2global.symbolic import basins as sbasins, energy as senergy
 
 from local2global.numeric.evaluate.arb import (acb_function, arb_rational, correct_digits, decimal_bounds,
                                                endpoints, precision)
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics.basins import regime_of, classify_theorem, integrate_class, predict
+from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.dynamics.initialisation import gaussian_starts
 
 CLASSES = ("local_min", "global_min", "saddle", "local_max")
@@ -342,14 +344,16 @@ def monte_carlo(p, q, sigma, n: int = 2000, seed: int = 0, integrate: int = 0, d
         from tqdm import tqdm
         bar = tqdm(total=n, desc="Monte Carlo", unit="start", file=sys.stderr, disable=not sys.stderr.isatty(),
                    leave=False)
+    fl = ReducedFlow(p, q)                  # one chain and one flow for every start
+    chain = fl.landscape.chain
     try:
         for i, th in enumerate(gaussian_starts(sigma, n, seed, dim=2)):
-            _, cls = classify_theorem(p, q, th, dps=dps)
+            _, cls = classify_theorem(chain, None, th, dps=dps)
             counts[cls] += 1
-            if predict(p, q, th, dps=dps).limit_class != cls:
+            if predict(chain, None, th, dps=dps, flow=fl).limit_class != cls:
                 disagree_pred += 1
             if i < integrate:
-                icls, _ = integrate_class(p, q, th, dps=dps)
+                icls, _ = integrate_class(chain, None, th, dps=dps, flow=fl)
                 disagree_flow += icls != cls
             if bar is not None:
                 bar.update(1)
@@ -387,9 +391,10 @@ def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0, progress
     bound of |P - value|, 2 digits rounded up), "lo"/"hi" (decimal strings, rounded outward: the exact
     interval they denote contains P), "exact" (True for the measure-zero classes, P = 0 exactly). "sum_minus_1": the enclosure of P(I_min) + P(I*) - 1 (must contain
     0). With mc > 0 the Monte Carlo fractions and their z-scores against the enclosures."""
-    pr = certified_probabilities(p, q, sigma, dps=dps)
-    rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "sigma": str(Fraction(sigma)), "dps": dps,
-           "regime": "p+q>1" if regime_of(p, q) > 0 else "p+q<1",
+    chain = NumericChain.of(p, q)           # the one chain of `l2g prob`, passed down
+    pr = certified_probabilities(chain, None, sigma, dps=dps)
+    rep = {"p": str(chain.p), "q": str(chain.q), "sigma": str(Fraction(sigma)), "dps": dps,
+           "regime": "p+q>1" if regime_of(chain) > 0 else "p+q<1",
            "method": "certified: flint.acb.integral of the derived integrands + analytic end bounds (arb balls)",
            "working_precision_bits": pr["prec"]}
     with precision(pr["prec"]):
@@ -399,7 +404,7 @@ def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0, progress
         lo, hi = decimal_bounds(s, 3)
         rep["sum_minus_1"] = {"lo": lo, "hi": hi, "contains_0": bool(s.contains(0))}
         if mc:
-            r = monte_carlo(p, q, sigma, n=mc, seed=seed, integrate=min(mc, 5), progress=progress)
+            r = monte_carlo(chain, None, sigma, n=mc, seed=seed, integrate=min(mc, 5), progress=progress)
             m = rep["monte_carlo"] = {}
             for k in ("local_min", "global_min"):
                 f = r["fractions"][k]
