@@ -2,7 +2,7 @@ r"""Claims of Sec. 2-3 and App. C-E: the chain, the canonical logit, the loss wi
 its gradients, Hessians and critical points (Eq. 3, Lemmas 2-8, Theorems 1, 6, 7, Remarks 1-4).
 
 Each check compares our derivation (symbolic/) with the paper's printed form; `printed` is the
-paper's statement as quoted or reconstructed in the formula sheet, `mutant` an altered statement
+paper's statement as quoted (or reconstructed where the paper omits it), `mutant` an altered statement
 that the same check must reject. Identities are decided exactly on every sign branch of w (and at
 w = 0) by `_checks.identity`, whose normal form turns exp, log and the square root of Lemma 5 into
 arithmetic in a field; sampled evaluations are kept only as corroboration. The critical points are

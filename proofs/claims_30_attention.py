@@ -1,7 +1,7 @@
 r"""Claims of Sec. 4.1, App. G and N: the attention scalar a (Eq. 39-42, Lemmas 13-16, Thms 3, 9, 10, 11)
 and our classification of Theta_station (left open by Remark 5).
 
-`printed` is the paper's statement as quoted (or reconstructed, formula sheet §7); `mutant` an
+`printed` is the paper's statement as quoted (or reconstructed where the paper omits it); `mutant` an
 altered statement that the same check must reject. Numeric checks share a few cached flows
 (`_flows`) so the whole module runs in a few seconds.
 """
@@ -749,7 +749,7 @@ E_RECON = e**2 - 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw))
 
 @claim("lemma14.energy", ref="Lemma 14 / Eq. 49", title="Energy with attention is conserved",
        statement=r"$E(e,w,a) = e^2 - 2a^2 - (w^2 + \mathrm{sign}(w)\log|w|)$ satisfies $\nabla E\cdot\nabla L \equiv 0$ "
-                 r"off the ea-plane (formula sheet reconstruction; the paper: Eq. 11 ``except for the $2a^2$ term'').",
+                 r"off the ea-plane (reconstructed: the paper gives Eq. 11 ``except for the $2a^2$ term'').",
        printed=lambda: E_RECON, mutant=lambda: e**2 + 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw)),
        uses=("lemma13.reduced_gradient",), section=SECTION, domain="(e, w, a) in R^3, w != 0")
 def _lemma14(form, ctx):

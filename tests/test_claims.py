@@ -1,4 +1,6 @@
 """Every registered claim is proved, certified, sampled, an experiment, an erratum or honestly open, and its negative control is rejected."""
+import re
+
 import pytest
 
 from local2global.proofs import REGISTRY, select
@@ -123,3 +125,11 @@ def test_a_partial_check_never_replaces_the_full_report(tmp_path, monkeypatch, c
     assert "report not written" in capsys.readouterr().err
     assert main(["check", "--only", "lemma5.quadratic", "--out", "part"]) == 0
     assert (tmp_path / "part" / "report.md").is_file()
+
+
+def test_no_claim_points_the_reader_at_a_document_they_lack():
+    """Titles, statements, references and domains are what the PDF, the site and the report print: none names the
+    authors' formula sheet (the reader has the paper only), so no output has to strip it."""
+    bad = [(c.id, field) for c in select() for field in ("title", "statement", "ref", "domain")
+           if re.search(r"formula[ -]sheet", str(getattr(c, field) or ""), re.I)]
+    assert bad == []

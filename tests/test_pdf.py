@@ -201,7 +201,6 @@ def test_authored_titles_are_set_as_the_paper_would():
     assert a("fmpz_mpoly; 50% & #") == r"fmpz\_mpoly; 50\% \& \#"
     assert a("alpha in {±1}^d, |x|^2") == r"alpha in \{$\pm$1\}$^{d}$, |x|$^{2}$"     # a bracket's power: braces escaped
     assert a("q = φ’^2 and 2a_inf^2") == r"q = $\varphi '^{2}$ and $\mathrm{2a}_{\mathrm{inf}}^{2}$"
-    assert reader.formula_sheet(r"At $\theta$ of formula sheet §3 ($\alpha$ flipped)") == r"At $\theta$ ($\alpha$ flipped)"
 
 
 @pytest.mark.slow
