@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from authors import authors_loss_and_grad  # noqa: E402
+from authors import authors_loss_and_grad  # noqa: E402 - the benchmarks folder is on sys.path only from here
 
 BAD_TOL = 1e-8
 
@@ -346,7 +346,7 @@ def main(argv=None) -> int:
         load = os.getloadavg()[0]
         try:
             results[name] = fn()
-        except Exception as ex:    # a benchmark that breaks is reported, the others still run
+        except Exception as ex:    # noqa: BLE001 - a benchmark that breaks is reported, the others still run
             results[name] = {"status": f"error: {type(ex).__name__}: {ex}"}
         results[name]["load_1min_at_start"] = round(load, 2)        # the machine's load: read numbers with it
         print(f"[bench] {name}: {json.dumps(results[name])[:300]}", file=sys.stderr, flush=True)

@@ -23,6 +23,7 @@
 # %%
 from IPython.display import Math, display
 
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics.basins import attention_flow
 from local2global.symbolic import canonical_model
 from local2global.symbolic.latex import latex
@@ -68,7 +69,7 @@ display(Math(r"G'(0) = " + latex(station["G_prime_at_0"])))
 # conserved along the way (drift at 15 digits shown).
 
 # %%
-out = attention_flow("9/10", "9/10", "1/5", "1/2", "1/10", dps=15)
+out = attention_flow(NumericChain("9/10", "9/10"), "1/5", "1/2", "1/10", dps=15)
 print("limit class :", out["integrated"]["class"])
 print("limit       :", out["integrated"]["limit"])
 print("energy drift:", out["energy_drift"], " (E0 =", out["energy0"], ")")

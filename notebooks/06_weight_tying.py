@@ -25,15 +25,16 @@
 import sympy as sp
 from IPython.display import Math, display
 
-from local2global.symbolic import canonical_model, derive_logit, symbols as S
+from local2global.symbolic import canonical_model, symbols as S
 from local2global.symbolic.basins_untied import untied_flow_facts
 from local2global.symbolic.energy import derive_energy, quadratic_invariants
 from local2global.symbolic.latex import latex
 
 # %% [markdown]
 # ## The untied logit, computed from the transformer
-# `derive_logit(untied=True)` runs the layers with explicit matrices on every sign branch and every $\alpha$; the
-# head scale $h$ replaces one factor $e$ of the tied slope. At $h = e$ it is Eq. 3.
+# `canonical_model(untied=True)` derives its logit with `derive_logit(untied=True)`, which runs the layers with
+# explicit matrices on every sign branch and every $\alpha$; the head scale $h$ replaces one factor $e$ of the tied
+# slope. At $h = e$ it is Eq. 3.
 
 # %%
 untied = canonical_model(untied=True)
@@ -94,11 +95,12 @@ print("A^2 at the ends of a level set:", facts["ends"])
 # %%
 from fractions import Fraction as F
 
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics import basins, basins_untied
 
 p = q = F(9, 10)
 print("tied,   (e0, w0) = (1/20, 1/10):      ", basins.predict(p, q, (F(1, 20), F(1, 10))).limit_class)
-rep = basins_untied.flow_report(p, q, F(1, 20), F(1, 10), F(1, 30), dps=30)
+rep = basins_untied.flow_report(NumericChain(p, q), F(1, 20), F(1, 10), F(1, 30), dps=30)
 print(basins_untied.flow_report_text(rep))
 
 # %% [markdown]

@@ -1,8 +1,10 @@
 r"""The chain as numeric code sees it: exact (p, q), validated once, with its regime and cached mpf values.
 
 Every numeric constructor (landscapes, flows, basin predictors, probabilities) takes a `NumericChain`
-(or anything `NumericChain.of` accepts). The check that (p, q) is a chain is the symbolic
-`MarkovChain`'s, run once here; the regime is `MarkovChain.regime()`.
+(or anything `NumericChain.of` accepts); a function of `(p, q, ...)` takes `(chain, None, ...)`, so that a command
+builds its chain once and passes it down (`l2g flow`: one chain, one `ReducedFlow` for the prediction and the
+integration). The check that (p, q) is a chain is the symbolic `MarkovChain`'s, run once here; the regime is
+`MarkovChain.regime()`.
 """
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 r"""The one precision policy of the numeric code: guard digits and tolerances, each written once.
 
 * `GUARD`: every evaluation at a requested precision of `dps` significant digits runs at `dps + GUARD`
-  digits (`working`), so that the `dps` digits returned are not eaten by rounding; inputs that cause
-  cancellation (large |e|, |b|) add `magnitude_digits`.
+  digits (`working(dps)`, the one precision context of the library), so that the `dps` digits returned are
+  not eaten by rounding; inputs that cause cancellation (large |e|, |b|) add `magnitude_digits`
+  (`working(dps, extra=...)`).
 * `tolerance(dps)`: two quantities computed at `dps` requested digits are called equal (or a residual
   zero) when they differ by at most 10^-(dps - SLACK) relative to max(1, |value|).
 * The integrator's accuracy rules (`flow_rtol`, ...) say how close to its limit a flow integrated at
@@ -16,9 +17,14 @@ GUARD = 10        # working digits above the requested precision
 SLACK = 10        # digits given up by an equality test at the requested precision
 
 
-def working(dps: int):
-    """mp.workdps(dps + GUARD): the working precision of an evaluation requested at `dps` digits."""
-    return mp.workdps(dps + GUARD)
+def working(dps: int, extra: int = 0, *, guard: bool = True):
+    """mp.workdps(dps + GUARD + extra): the working precision of an evaluation requested at `dps` digits, with
+    `extra` digits more where the evaluation is known to lose them (cancellation of large inputs,
+    `magnitude_digits`; differences of nearby values). The one way the library sets mpmath's precision.
+
+    `guard=False` (no GUARD digits) is for a computation whose digits are its own working precision, not a
+    requested one: a sampled check evaluated at the context's digits, a fixed reference precision."""
+    return mp.workdps(dps + (GUARD if guard else 0) + extra)
 
 
 def tolerance(dps: int) -> mp.mpf:

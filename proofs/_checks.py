@@ -23,6 +23,7 @@ from sympy.core.numbers import Number
 from sympy.core.sorting import default_sort_key, ordered
 
 from local2global.symbolic import symbols as S
+from local2global.numeric.precision import working
 from local2global.numeric.evaluate.lambdify import compile_mp
 from local2global.numeric.evaluate.arb import arb_function, interval, precision as arb_precision
 
@@ -137,7 +138,7 @@ def _is_zero_exact(expr: sp.Expr) -> bool:
         try:
             if step(expr) == 0:
                 return True
-        except Exception:
+        except Exception:       # noqa: BLE001 - a route SymPy cannot take is no proof: the next one is tried
             pass
     return False
 
@@ -685,7 +686,7 @@ def _mp_value(v) -> mp.mpf:
 
 def evaluate(expr: sp.Expr, point: dict, dps: int, _compiled=None) -> mp.mpf | mp.mpc:
     """Evaluate a SymPy expression at an exact point with mpmath at `dps` digits."""
-    with mp.workdps(dps):
+    with working(dps, guard=False):
         f = _compiled or compile_mp(expr, tuple(point))
         return f(*[_mp_value(v) for v in point.values()])
 
@@ -709,7 +710,7 @@ def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp
     free = sorted(expr.free_symbols, key=lambda s: s.name)
     tol_exp = ctx.dps - 10
     if not free:
-        with mp.workdps(ctx.dps):
+        with working(ctx.dps, guard=False):
             val = abs(sp.N(expr, ctx.dps))
         ok = val < sp.Float(10) ** (-tol_exp)
         return Outcome.of(steps.sampled(states, bool(ok), method=f"evaluated at {ctx.dps} digits", domain="a constant",
@@ -721,7 +722,7 @@ def sampled_zero(expr: sp.Expr, ctx: Context, key: str, restrict=None, scale: sp
     f = compile_mp(expr, tuple(free), cse=True)
     fs = compile_mp(scale, tuple(free), cse=True) if scale is not None else None
     for pt in pts:
-        with mp.workdps(ctx.dps + 10):
+        with working(ctx.dps):
             r = abs(evaluate(expr, pt, ctx.dps + 10, f))
             if fs is not None:
                 r = r / (1 + abs(evaluate(scale, pt, ctx.dps + 10, fs)))
@@ -984,12 +985,6 @@ def critical_sets_outcome(derived, form: dict, ctx: Context, branches=None, cond
     return Outcome.of(*found, corroboration=corr, checked_domain="the whole domain, every sign branch")
 
 
-def compare_critical_sets(derived, form: dict, ctx: Context, branches=None) -> tuple[bool, list[str]]:
-    """`critical_sets_outcome` as (ok, notes) (the interface of the attention claims)."""
-    out = critical_sets_outcome(derived, form, ctx, branches)
-    return out.ok, [out.evidence] + ([out.corroboration] if out.corroboration else [])
-
-
 def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
     """Completeness step of Thms 1, 6, 9, 10: the printed families on e = 0 cover the line e = 0 for
     p + q != 1. Without bias (R^2, R^3 with attention) Theta_min, Theta_max have opposite sides f > 0,
@@ -1021,7 +1016,7 @@ def e_axis_cover(form, bias: bool) -> tuple[bool, str]:
         zeros += _pure("solve", lambda x: tuple(sp.solve(*x)), (Qb, sub[S.w]))
     sad = [rhs for lhs, rhs in form["Theta_sad"] if lhs == S.w]
     ok = len(zeros) == 1 and len(sad) == 1 and sp.expand(sp.radsimp(zeros[0] - sad[0])) == 0
-    listed = lambda xs: ", ".join(map(steps.tex, xs)) or "none"                       # noqa: E731
+    listed = lambda xs: ", ".join(map(steps.tex, xs)) or "none"
     return ok, (f"Theta_min/Theta_max: f = {steps.tex(f1)} > 0 / < 0; f = 0 on e = 0 exactly at w = {listed(zeros)} "
                 f"(printed Theta_sad: w = {listed(sad)}): {'the same' if ok else 'not the same'}")
 

@@ -18,7 +18,6 @@ transitively (a theorem is as strong as its weakest step); `weakest` names that 
 from __future__ import annotations
 
 import gc
-import sys
 import time
 import traceback
 from contextlib import contextmanager
@@ -242,21 +241,10 @@ def claim(id: str, *, ref: str, title: str, statement: str, printed, mutant, use
     return deco
 
 
-def open_claim(id: str, *, ref: str, title: str, statement: str, reason: str, uses=(), section="landscape",
-               domain: str = ""):
-    """Register a claim that is not machine-checkable, with the reason (status `open`)."""
-    def _never(form, ctx):
-        raise RuntimeError("open claims have no check")
-    _never.__module__ = sys._getframe(1).f_globals.get("__name__", "")   # sorts with its claim module
-    REGISTRY[id] = Claim(id=id, ref=ref, title=title, statement=statement, check=_never, printed=lambda: None,
-                         mutant=lambda: None, uses=tuple(uses), section=section, open_reason=reason,
-                         domain=domain)
-
-
 def _safe(check, form, ctx) -> Outcome:
     try:
         return check(form, ctx)
-    except Exception as ex:  # a crash is a failed check, never a pass
+    except Exception as ex:  # noqa: BLE001 - a crash is a failed check, never a pass
         tb = traceback.extract_tb(ex.__traceback__)[-1]
         return Outcome(False, "error", f"{type(ex).__name__}: {ex} (at {tb.filename.split('/')[-1]}:{tb.lineno})")
 
@@ -296,9 +284,27 @@ def run_claim(cl: Claim, ctx: Context = Context()) -> Record:
                   corroborations=outcome.corroboration_steps(), seconds=time.perf_counter() - t0)
 
 
+_loaded = False
+
+
+def load_all() -> None:
+    """Import every claim module once (registration happens at import): the `claims_NN_*.py` files of this
+    package, in the order of NN (the paper's)."""
+    global _loaded
+    if _loaded:
+        return
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    package = __name__.rpartition(".")[0]
+    for mod in sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name.startswith("claims_")):
+        importlib.import_module(f"{package}.{mod}")
+    _loaded = True
+
+
 def closure(claims) -> list[Claim]:
     """The claims with every claim they use, transitively, in registry order."""
-    from local2global.proofs import load_all
     load_all()
     want = set(uses_closure({cid: c.uses for cid, c in REGISTRY.items()}, [c.id for c in claims]))
     return [c for c in select() if c.id in want]
@@ -347,8 +353,8 @@ def prewarm() -> None:
     sympy.physics.units, which SymPy's `simplify` imports on its first call (0.1-0.5 s in every worker)."""
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot  # noqa: F401
-    import sympy.physics.units  # noqa: F401
+    import matplotlib.pyplot
+    import sympy.physics.units  # noqa: F401 - imported for its cost, before the workers fork
 
     from local2global.symbolic import basins, canonical_model, energy_on_w_axis, structure
     structure()
@@ -440,7 +446,6 @@ def select(ids=None, notes: list | None = None) -> list[Claim]:
     """Claims in paper order; `ids` selects by claim id, paper label ("Lemma 12", "Thm 2 (ii)", "lemma12",
     "Eq. 3"), printed reference or id prefix (`proofs.selection`). KeyError for unknown selectors, with
     suggestions; `notes` receives one line per sub-item that named no claim of its own."""
-    from local2global.proofs import load_all
     from local2global.proofs.selection import select_claims
     load_all()
     # paper order = claim-module order (claims_NN_*), then registration order within a module; the

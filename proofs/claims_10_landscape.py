@@ -2,7 +2,7 @@ r"""Claims of Sec. 2-3 and App. C-E: the chain, the canonical logit, the loss wi
 its gradients, Hessians and critical points (Eq. 3, Lemmas 2-8, Theorems 1, 6, 7, Remarks 1-4).
 
 Each check compares our derivation (symbolic/) with the paper's printed form; `printed` is the
-paper's statement as quoted or reconstructed in the formula sheet, `mutant` an altered statement
+paper's statement as quoted (or reconstructed where the paper omits it), `mutant` an altered statement
 that the same check must reject. Identities are decided exactly on every sign branch of w (and at
 w = 0) by `_checks.identity`, whose normal form turns exp, log and the square root of Lemma 5 into
 arithmetic in a field; sampled evaluations are kept only as corroboration. The critical points are
@@ -20,6 +20,7 @@ from dataclasses import replace
 import mpmath as mp
 import sympy as sp
 
+from local2global.numeric.precision import working
 from local2global.numeric import Landscape
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
@@ -719,7 +720,7 @@ def _gradient_on_sets(form, space, ctx):
     for name in form:
         for pp, qq, ee, ww in _set_points(name, space, rng, n=2):
             count += 1
-            with mp.workdps(ctx.dps + 30):
+            with working(ctx.dps, extra=20):
                 e_m, w_m = mp.mpf(sp.N(ee, ctx.dps + 30)), mp.mpf(sp.N(ww, ctx.dps + 30))
                 L = Landscape(pp, qq)
                 if space == "R3":
@@ -806,7 +807,7 @@ def _neighbourhood_class(L, point, space, ctx, rng, n_dirs=24):
     The radius 10^-(dps/6) keeps third-order changes (the saddle's leading term) far above the
     comparison tolerance 10^-(dps-5)."""
     radius_exp = max(2, ctx.dps // 6)
-    with mp.workdps(ctx.dps + 30):
+    with working(ctx.dps, extra=20):
         pp = [mp.mpf(sp.N(x, ctx.dps + 30)) for x in point]
 
         def ev(t):
@@ -964,7 +965,7 @@ def _neighbourhood_evidence(names: tuple, space, ctx) -> dict:
                   (sp.log(pp / (1 - pp)) + ee**2 / 2)) if space == "R3" else (ee, ww)
             emp, L0 = _neighbourhood_class(L, pt, space, ctx, rng)
             target = chain.entropy_rate if name.endswith("_star") else chain.marginal_entropy
-            with mp.workdps(ctx.dps + 10):
+            with working(ctx.dps):
                 loss_err = abs(L0 - mp.mpf(sp.N(target, ctx.dps + 10)))
             found.append("global_min" if name.endswith("_star") and emp == "local_min" else emp)
             if loss_err > mp.mpf(10) ** (-(ctx.dps - 10)):
@@ -1068,7 +1069,7 @@ def _gap_samples(ctx) -> tuple[int, int, tuple]:
     pts = sample_points("remark1", [p, q], ctx.points)
     on_line = [{p: v[p], q: 1 - v[p]} for v in pts[: max(4, ctx.points // 4)]]
     values = []
-    with mp.workdps(ctx.dps):
+    with working(ctx.dps, guard=False):
         for pt in pts + on_line:
             # both values at once (subs sets p, then q: the intermediate expression in q alone costs 5x more); a
             # test holds the two exact values structurally equal (srepr) at these points
@@ -1080,7 +1081,7 @@ def _gap_samples(ctx) -> tuple[int, int, tuple]:
 def _remark1_samples(form, ctx) -> steps.Step:
     n_pts, n_line, values = _gap_samples(ctx)
     bad = []
-    with mp.workdps(ctx.dps):
+    with working(ctx.dps, guard=False):
         for pt, val in values:
             # the relation at a rational point is True or False whatever the order of substitution; subs would
             # first build the relation at (p0, q), whose assumptions queries cost 10 ms per point

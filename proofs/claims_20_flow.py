@@ -26,7 +26,7 @@ import sympy as sp
 from local2global.numeric.dynamics import basins as nbasins
 from local2global.numeric.dynamics.flow import ReducedFlow, integrate
 from local2global.numeric.evaluate.mpfr import MPFR, rebind
-from local2global.numeric.precision import limit_tolerances
+from local2global.numeric.precision import limit_tolerances, working
 from local2global.proofs import _steps as steps
 from local2global.proofs._checks import W_BRANCHES_0, identity, matrix_identity, rational_in
 from local2global.proofs._registry import Outcome, claim, combine
@@ -55,7 +55,7 @@ def _flow(p, q, e0, w0, dps, project=False, stop="critical"):
     critical sets of Thm 1 (not the basin sets under test), `stop="gradient"` only when |∇L| is tiny."""
     fl = ReducedFlow(p, q)
     if stop == "gradient":
-        with mp.workdps(dps + 10):
+        with working(dps):
             th = [mp.mpf(x.numerator) / x.denominator for x in (e0, w0)]
         # |∇L| <= 10^-(dps/2 - 2): the integrator tracks its path to ~10^-(dps/2), so |∇L| cannot fall much
         # lower; the end point is then within ~|∇L|/λ of Θ* (λ > 0 in the normal direction)
@@ -79,7 +79,7 @@ def _predicted_class(p, q, theta0, dps: int = 30) -> str:
 
 
 def _ended_class(p, q, res, dps):
-    with mp.workdps(dps + 10):
+    with working(dps):
         return (nbasins.critical_class(ReducedFlow(p, q), res.theta, **limit_tolerances(dps, res.status == "stationary"))
                 if res.converged else None)
 
@@ -340,7 +340,7 @@ def _crossings(M, wM, dps: int) -> tuple[int, int]:
     f = sp.lambdify(w_neg, senergy.f_w_axis("w<0"), "mpmath")
     rng = random.Random(zlib.crc32(b"lemma12.iii"))
     bad = 0
-    with mp.workdps(dps):
+    with working(dps, guard=False):
         Mv, wMv = mp.mpf(sp.N(M, dps + 5)), mp.mpf(sp.N(wM, dps + 5))
         grid = [-mp.exp(mp.mpf(k) / 40) for k in range(-800, 400)]       # w from -e^-20 to -e^10
         # f and the grid cells left and right of w_M are the same for every level: computed once
@@ -539,7 +539,7 @@ def _g_steps(g, ctx) -> list[steps.Step]:
 def _not_real(g) -> Outcome | None:
     """A rejection if the claimed g(w) is not real on w < 0 (sampled at w = -k/8, k = 1..24), else None."""
     gfun = sp.lambdify(w, g, "mpmath")
-    with mp.workdps(30):
+    with working(30, guard=False):
         for k in range(1, 25):
             gv = mp.mpmathify(gfun(mp.mpf(-k) / 8))
             if isinstance(gv, mp.mpc) and gv.imag != 0:
@@ -600,7 +600,7 @@ def _starts(key, regime):
     pts += [(Fraction(1, 3), Fraction(0)), (Fraction(0), Fraction(-1, 3)), (Fraction(0), Fraction(-1))]
     ws = (Fraction(-3, 5), Fraction(-1, 5)) if regime == "p+q>1" else (Fraction(-1), Fraction(-3, 2))
     gfun = sp.lambdify(w_neg, senergy.g_of_w(), "mpmath")
-    with mp.workdps(40):
+    with working(40, guard=False):
         for wv in ws:
             gv = gfun(mp.mpf(wv.numerator) / wv.denominator)
             for fac in (Fraction(19, 20), Fraction(21, 20)):
@@ -739,7 +739,7 @@ def _icommon(form, ctx):
                        uses=("lemma10.convergence", "flow.contour_facts"))
     gfun = sp.lambdify(w_neg, senergy.g_of_w(), "mpmath")
     bad, n = [], 0
-    with mp.workdps(40):
+    with working(40, guard=False):
         for k in (1, 3, 5, 6, 8, 12):
             wv = Fraction(-k, 8)
             gv = gfun(mp.mpf(wv.numerator) / wv.denominator)
@@ -791,7 +791,7 @@ def _limit_pair(form, ctx):
     for (p, q), th in ((PAIRS_GT1[0], (Fraction(1, 2), Fraction(-1, 2))), (PAIRS_GT1[0], (Fraction(1), Fraction(-1))),
                        (PAIRS_LT1[0], (Fraction(1, 2), Fraction(-1, 2)))):
         res = _flow(p, q, *th, ctx.flows + 10, stop="gradient")     # 10 more digits: |∇L| < 10^-(flows/2 + 3)
-        with mp.workdps(ctx.flows + 20):
+        with working(ctx.flows, extra=10):
             E0v = ReducedFlow(p, q).energy([mp.mpf(x.numerator) / x.denominator for x in th])
             r = fn(res.theta[0], res.theta[1], mp.mpf(p.numerator) / p.denominator, mp.mpf(q.numerator) / q.denominator, E0v)
             worst = max(worst, max(abs(x) for x in r))
@@ -946,7 +946,7 @@ def _lemma10_flows(rate, ctx) -> list[steps.Step]:
         for th in _L10_STARTS:
             res = integrate(cb["grad"], th, dps=ctx.flows, critical_distance=cb["critical_distance"], norm_max=100,
                             max_steps=400, record=True, arithmetic=MPFR)
-            with mp.workdps(ctx.flows + 10):
+            with working(ctx.flows):
                 for _, y in res.path[:: max(1, len(res.path) // 4)][:4]:
                     g = fl.grad(y)
                     measured = mp.diff(lambda s: fl.loss([a - s * b for a, b in zip(y, g)]), 0)
@@ -1028,7 +1028,7 @@ def _lemma11(form, ctx):
     worst = mp.mpf(0)
     for th in _L10_STARTS[:2]:
         res = _flow(*PAIRS_GT1[0], *th, ctx.flows)
-        with mp.workdps(ctx.flows + 10):
+        with working(ctx.flows):
             worst = max(worst, abs(res.energy_end - res.energy0 - mp.mpf(sp.N(form, ctx.flows + 10))))
     tol = mp.mpf(10) ** (-(ctx.flows // 2))
     corr = steps.sampled(r"At the ends of integrated flows $E(\theta_{lim}) - E(\theta_0)$ equals the printed difference",
@@ -1184,8 +1184,3 @@ def _gaussian(form, ctx):
 def _dec6(x, mode="down"):
     from local2global.numeric.evaluate.arb import format_fraction
     return format_fraction(x, 6, mode)
-
-
-def _dec12(x, mode="down"):
-    from local2global.numeric.evaluate.arb import format_fraction
-    return format_fraction(x, 12, mode)

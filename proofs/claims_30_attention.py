@@ -1,7 +1,7 @@
 r"""Claims of Sec. 4.1, App. G and N: the attention scalar a (Eq. 39-42, Lemmas 13-16, Thms 3, 9, 10, 11)
 and our classification of Theta_station (left open by Remark 5).
 
-`printed` is the paper's statement as quoted (or reconstructed, formula sheet §7); `mutant` an
+`printed` is the paper's statement as quoted (or reconstructed where the paper omits it); `mutant` an
 altered statement that the same check must reject. Numeric checks share a few cached flows
 (`_flows`) so the whole module runs in a few seconds.
 """
@@ -18,15 +18,14 @@ import sympy as sp
 from local2global.numeric.dynamics import basins as nbasins
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.landscape import Landscape
-from local2global.numeric.precision import limit_tolerances
+from local2global.numeric.precision import limit_tolerances, working
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, canonical, landscape
 from local2global.symbolic.markov import MarkovChain
 
-from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, e_axis_cover, match_classes, identity, matrix_identity, rational_in,
+from local2global.proofs._checks import (critical_sets_outcome, e_axis_cover, match_classes, identity, matrix_identity, rational_in,
                                          relation_form, same_relation, sign_exact, substitute, certified_nonzero)
-from local2global.proofs._checks import _same_equation as same_equation
 from local2global.proofs import _steps as steps
 from local2global.proofs._registry import Outcome, claim, combine
 from local2global.symbolic.model import canonical_model
@@ -76,7 +75,7 @@ def _sampled(expr_list, ctx, key, branches, n=None, restrict=None, states="the e
             if restrict is not None and not restrict(pt):
                 continue
             got += 1
-            with mp.workdps(ctx.dps + 25):
+            with working(ctx.dps, extra=15):
                 args = [mp.mpf(v.p) / v.q for v in pt.values()]
                 for f in fns:
                     worst = max(worst, abs(f(*args)))
@@ -255,7 +254,7 @@ def _lemma13_red(form, ctx):
         lam, fl = Landscape(pp, qq, attention=True), ReducedFlow(pp, qq, attention=True)
         for _ in range(max(2, ctx.points // 12)):
             pt = [rational_in(rng, -2, 2) for _ in range(3)]
-            with mp.workdps(ctx.dps + 10):
+            with working(ctx.dps):
                 th = [mpf_exact(x) for x in pt]
                 g4 = lam.grad_b(th, lam.b_star(th))
                 G1 = fl.G_prime(lam.A(th))
@@ -508,7 +507,7 @@ def _station_corroboration(form, space, ctx) -> steps.Step:
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(3, 10))):
         L = Landscape(pp, qq, attention=True)
         for ee, ww, aa in _station_points(rng, 3):
-            with mp.workdps(ctx.dps + 20):
+            with working(ctx.dps, extra=10):
                 pt = [mp.mpf(sp.N(x, ctx.dps + 20)) for x in (ee, ww, aa)]
                 at = {e: ee, w: ww, a: aa, p: sp.Rational(pp), q: sp.Rational(qq), b: sp.log(sp.Rational(pp) / sp.Rational(qq))}
                 vals = [abs(mp.mpf(sp.N(substitute(lhs - rhs, at), ctx.dps))) for lhs, rhs in form[key]]
@@ -609,7 +608,7 @@ def _station_rows(model, ctx) -> tuple:
     for pp, qq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 10), Fraction(1, 10)), (Fraction(1, 5), Fraction(7, 10))):
         L = Landscape(pp, qq, attention=True)
         for ee, ww, aa in _station_points(rng, 2):
-            with mp.workdps(ctx.dps + 30):
+            with working(ctx.dps, extra=20):
                 th0 = [mp.mpf(sp.N(x, ctx.dps + 30)) for x in (ee, ww, aa)]
                 L0 = L.loss(th0)
                 b0 = L.b_star(th0)
@@ -750,7 +749,7 @@ E_RECON = e**2 - 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw))
 
 @claim("lemma14.energy", ref="Lemma 14 / Eq. 49", title="Energy with attention is conserved",
        statement=r"$E(e,w,a) = e^2 - 2a^2 - (w^2 + \mathrm{sign}(w)\log|w|)$ satisfies $\nabla E\cdot\nabla L \equiv 0$ "
-                 r"off the ea-plane (formula sheet reconstruction; the paper: Eq. 11 ``except for the $2a^2$ term'').",
+                 r"off the ea-plane (reconstructed: the paper gives Eq. 11 ``except for the $2a^2$ term'').",
        printed=lambda: E_RECON, mutant=lambda: e**2 + 2 * a**2 - (w**2 + sp.sign(w) * sp.log(absw)),
        uses=("lemma13.reduced_gradient",), section=SECTION, domain="(e, w, a) in R^3, w != 0")
 def _lemma14(form, ctx):
@@ -790,7 +789,7 @@ _STARTS = {
 }
 def _limit_class(pp, qq, theta, dps):
     """The class of a flow's end point (integrated at `dps` digits) by the derived critical sets."""
-    with mp.workdps(dps + 10):
+    with working(dps):
         return nbasins.critical_class(ReducedFlow(pp, qq, attention=True), theta, **limit_tolerances(dps))
 
 
@@ -823,7 +822,7 @@ def _lemma15(form, ctx):
     rows = []
     for pp, qq, th0, res in _flows(dps):
         conv += res.converged
-        with mp.workdps(dps + 10):
+        with working(dps):
             g = Landscape(pp, qq, attention=True).grad(res.theta)
             worst = max([worst] + [abs(x) for x in g])
     n = len(_flows(dps))
@@ -880,7 +879,7 @@ def _lemma16(form, ctx):
     fE = compile_mp(form, _MA.params)
     worst, plane_ok = mp.mpf(0), True
     for pp, qq, th0, res in _flows(dps):
-        with mp.workdps(dps + 10):
+        with working(dps):
             if th0[1] == 0:
                 plane_ok &= res.theta[1] == 0
                 continue
@@ -924,7 +923,7 @@ def _thm3(form, ctx):
     worst, classes, dps = mp.mpf(0), [], ctx.flows
     for pp, qq, th0, res in _flows(dps):
         ch = MarkovChain(sp.Rational(pp), sp.Rational(qq))
-        with mp.workdps(dps + 10):
+        with working(dps):
             cls = _limit_class(pp, qq, res.theta, dps)
             classes.append(cls)
             target = form["global_min" if cls == "global_min" else "other"]
@@ -969,7 +968,7 @@ def _thm11(form, ctx):
     cls = []
     for p2, q2, th0, res in _flows(ctx.flows):
         if (p2, q2) == chain and max(abs(x) for x in th0) <= Fraction(1, 5):
-            with mp.workdps(ctx.flows + 10):
+            with working(ctx.flows):
                 cls.append(_limit_class(p2, q2, res.theta, ctx.flows))
     corr_ok = bool(cls) and all(c == ("local_min" if gt1 else "global_min") for c in cls)
     kind, side = relation_form(claimed)

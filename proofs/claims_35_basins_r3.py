@@ -22,6 +22,7 @@ from functools import lru_cache
 import mpmath as mp
 import sympy as sp
 
+from local2global.numeric.precision import working
 from local2global.numeric.dynamics import basins_r3 as nr3
 from local2global.numeric.dynamics import prob_r3 as pr3
 from local2global.proofs import _steps as steps
@@ -487,7 +488,7 @@ def _trichotomy(form, ctx):
             obligations=[steps.Obligation(rel, ex, unit_pq=False, label=lab) for rel, ex, lab in decided + decided_side]))
     bad = []
     for a0 in (Fraction(-1), Fraction(-1, 2), Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 2)):
-        with mp.workdps(40):
+        with working(40, guard=False):
             yS = nr3.sep_y(a0, dps=30)
             for fac, want in ((Fraction(9, 10), "axis"), (Fraction(11, 10), "crosses C")):
                 e0 = nr3.frac_of(mp.sqrt(yS * fac.numerator / fac.denominator))
@@ -801,12 +802,12 @@ def divergent_flow(dps: int = 40, t_max: int = 30):
     from local2global.numeric.dynamics.flow import ReducedFlow
     from local2global.numeric.evaluate.landscape import Landscape
     p, q = _CHAINS[1]
-    with mp.workdps(dps + 20):
+    with working(dps, extra=10):
         e0 = nr3.frac_of(mp.sqrt(nr3.sep_y(Fraction(0), dps=dps + 15)))
     th0 = (e0, Fraction(1, 2), Fraction(0))
     res = ReducedFlow(p, q, attention=True).run(th0, dps=dps, t_max=t_max, max_steps=20000)
     ls = Landscape(p, q, attention=True)
-    with mp.workdps(dps + 10):
+    with working(dps):
         ee, ww, aa = res.theta
         gap = ee**2 - nr3.sep_y(nr3.frac_of(aa), dps=dps - 5)
         G0 = ls.G_prime(mp.mpf(0))
@@ -820,7 +821,7 @@ def divergent_flow(dps: int = 40, t_max: int = 30):
     # inside S at e-distance 10^-k the limit is a local minimum (0, w_lim, a_inf) with a_inf -> -oo as k grows
     ainf = []
     for k in (10, 20, 40):
-        with mp.workdps(k + 40):
+        with working(k + 30):
             ek = nr3.frac_of(mp.sqrt(nr3.sep_y(Fraction(0), dps=k + 30))) - Fraction(1, 10**k)
         ainf.append((k, nr3.a_inf(ek, Fraction(0), dps=k + 20)))
     out["a_inf_decreasing"] = all(x[1] > y[1] for x, y in zip(ainf, ainf[1:]))

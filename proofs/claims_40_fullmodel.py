@@ -3,10 +3,10 @@ checked in the full model, Thms 4 and 5, the full gradient against the canonical
 experiments of Figs. 3, 4, 6.
 
 The witness is `numeric.transformer.fullmodel` + `numeric.transformer.canonical_map` (torch, float64, no import from
-`symbolic`); forms are the printed formulas (formula sheet §3, §4, §7) as SymPy expressions,
+`symbolic`); forms are the printed formulas (Eq. 3, Eq. 41, Thms 4 and 5) as SymPy expressions,
 evaluated with `lambdify`. Checks are float64 comparisons on enumerated sequences (exact
 population loss, not sampled), so the status is "sampled" with a float64 tolerance, never a proof.
-Thm 4 and the refutation of the formula sheet's reading of Thm 5 are exact (SymPy), with the torch witness as
+Thm 4 and the refutation of a stronger reading of Thm 5 are exact (SymPy), with the torch witness as
 corroboration; Thm 5 itself rests on one hand-proved perturbation bound that the witness samples. The
 training experiments (Figs. 3, 4, 6) read their runs from the cache that `l2g all` / `l2g figures` fill;
 `l2g check` never trains (without a cache they are `open`, with the command to run).
@@ -22,13 +22,14 @@ import zlib
 import mpmath as mp
 import sympy as sp
 
+from local2global.numeric.precision import working
 from local2global.numeric.infra.lazy import lazy_module
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias, landscape
 from local2global.symbolic.markov import MarkovChain, printed_entropy_rate
 
 from local2global.proofs import _steps as steps
-from local2global.proofs._registry import Outcome, open_claim
+from local2global.proofs._registry import Outcome
 from local2global.proofs._registry import claim as _register
 from local2global.symbolic.latex import latex
 from local2global.symbolic.model import canonical_model
@@ -60,9 +61,9 @@ def claim(id, **kw):
 p, q, e, w, b, a, X = S.p, S.q, S.e, S.w, S.b, S.a, S.X
 CH = MarkovChain()
 absw = sp.Abs(w)
-#: formula sheet §3, Eq. 3 (paper): the canonical logit
+#: Eq. 3 (paper): the canonical logit
 EQ3_PRINTED = e**2 * (1 + 2 * w * absw) * X + b - e**2 / 2
-#: formula sheet §7, Eq. 41 (paper's printed form)
+#: Eq. 41 (paper's printed form)
 EQ41_PRINTED = e**2 * ((X - sp.Rational(1, 2)) * (1 + a * e**2) * (1 + 2 * w * absw)
                        + w * absw * sp.Abs(1 + a * e**2)) + b
 TOL = 1e-12
@@ -104,7 +105,7 @@ def _rel(full, ref) -> float:
 # --- Eq. 3 and Eq. 41 in the full model -----------------------------------------------------------
 
 @claim("full.eq3", ref="Eq. 3 (full model)", title="The full transformer at canonical points has the logit of Eq. 3",
-       statement=r"At $\theta(e,w,b)$ of formula sheet §3 ($\alpha$ flipped with the sign of $e$), the full "
+       statement=r"At $\theta(e,w,b)$ ($\alpha$ flipped with the sign of $e$), the full "
                  r"single-layer transformer (softmax attention, ReLU, tied head) outputs "
                  r"$e^2(1+2w|w|)x_n + b - e^2/2$ at every position of every sequence.",
        printed=lambda: (EQ3_PRINTED, True), mutant=lambda: (EQ3_PRINTED, False),
@@ -210,7 +211,7 @@ def _full_loss(form, ctx):
 
 def _lemma3_printed(scale_w=1):
     f1, f2 = _M.residual_parts()
-    EX = lambda g: CH.expect_X(g)                       # noqa: E731
+    EX = lambda g: CH.expect_X(g)
     r, rX = EX(lambda x: f1 * x + f2), EX(lambda x: (f1 * x + f2) * x)
     return sp.Matrix([2 * e * (1 + 2 * w * absw) * rX - e * r, scale_w * 4 * e**2 * absw * rX, r])
 
@@ -379,11 +380,6 @@ def _gibbs_checks() -> tuple[steps.Step, ...]:
     )
 
 
-def _gibbs_steps() -> tuple[str, ...]:
-    """What fails among `_gibbs_checks` (empty: all hold)."""
-    return tuple(s_.states for s_ in _gibbs_checks() if not s_.ok)
-
-
 # --- Thm 4 --------------------------------------------------------------------------------------
 
 _THM4_CASES = (("1/5", "3/10", "1/2"), ("1/5", "3/10", "-1/3"), ("1/2", "4/5", "-3/2"), ("9/10", "9/10", "-1"))
@@ -393,7 +389,7 @@ _THM4_N = (1, 2, 3)
 def _claimed_value(form, ps, qs) -> float | None:
     """form at (p, q) = (ps, qs) (exact strings), at 30 digits; None where it is undefined or not real."""
     f = sp.lambdify((p, q), form, modules="mpmath")
-    with mp.workdps(30):
+    with working(30, guard=False):
         try:
             v = mp.mpmathify(f(*(mp.mpf(sp.Rational(x).p) / sp.Rational(x).q for x in (ps, qs))))
         except (ZeroDivisionError, ValueError):
@@ -769,7 +765,7 @@ def _thm5(form, ctx):
                       checked_domain="all (p, q) with p + q > 1 (symbolic), every d, N, radius 1/70")
 
 
-# --- Thm 5: the formula sheet's stronger reading, refuted --------------------------------------------
+# --- Thm 5: a stronger reading, refuted --------------------------------------------
 
 _r = sp.Symbol("r", positive=True)
 _cc = sp.Symbol("c", real=True)
@@ -785,7 +781,7 @@ def _dot(x, y) -> sp.Expr:
 
 
 def _symbolic_full_logit(bits, token, positional, W_Q, W_K, W_V, W_1, W_2, bias):
-    """The full transformer of formula sheet §2 in SymPy (softmax attention, W_O = I, ReLU, tied head): the logit
+    """The full transformer of Sec. 2 in SymPy (softmax attention, W_O = I, ReLU, tied head): the logit
     at the last position n of the context x_1^n = bits. Written here from the definition (not from `numeric`).
     Attention is causal (position n attends to x_1..x_n), so this is also the logit at position n of every
     longer sequence that starts with these bits. Vectors are lists and matrices lists of rows (SymPy entries), the
@@ -876,9 +872,9 @@ def _F_slope():
     return sp.factor(sp.diff(F, S.A).subs({S.A: 0, S.c: sp.log(p / q)}))
 
 
-@claim("thm5.formula_sheet_reading", ref="Thm 5 (formula-sheet reading)",
+@claim("thm5.formula_sheet_reading", ref="Thm 5 (stronger reading)",
        title="Our reading 'every canonical Θmin point is a full-model local minimum' is false",
-       statement=r"The formula sheet's stronger reading of Thm 5, that every canonical point of $\Theta_{min}$ "
+       statement=r"The stronger reading of Thm 5, that every canonical point of $\Theta_{min}$ "
                  r"($e = 0$, $b = \log(p/q)$, $(p+q-1)(1+2w|w|) > 0$) is a local minimum of the full loss, fails "
                  r"(a claim of ours, not of the paper): for $p+q>1$ and $-1/\sqrt2 < w < -1/2$, along token $= r\alpha$, "
                  r"$p_n = 0$ (the rest canonical) the full model's logit is exactly $r^2(1+4w|w|)x_n + \log(p/q)$, so "

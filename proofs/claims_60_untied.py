@@ -24,6 +24,8 @@ from fractions import Fraction
 import mpmath as mp
 import sympy as sp
 
+from local2global.numeric.chain import NumericChain
+from local2global.numeric.precision import working
 from local2global.numeric.infra.lazy import lazy_module
 from local2global.proofs import _steps as st
 from local2global.proofs._checks import (W_BRANCHES_0, critical_sets_outcome, exact_zero, identity, match_classes,
@@ -364,7 +366,7 @@ def _neighbourhood_steps(ctx) -> list:
     radius = mp.mpf(10) ** (-max(2, ctx.dps // 6))
     for pp, qq, th in _neighbourhood_points():
         land = Landscape(pp, qq, untied=True)
-        with mp.workdps(dps):
+        with working(dps, guard=False):
             pt = [mp.mpf(sp.N(x, dps)) for x in th]
             L0 = land.loss(pt)
             tol = mp.mpf(10) ** (-(ctx.dps - 5))
@@ -556,7 +558,7 @@ def _energy_drift() -> st.Step:
     worst, n = mp.mpf(0), 0
     for pq in ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 5), Fraction(3, 10))):
         for th in ((Fraction(1, 10), Fraction(1, 5), Fraction(-1, 20)), (Fraction(1, 2), Fraction(-1, 2), Fraction(1, 3))):
-            rep = flow_report(*pq, *th, dps=40)
+            rep = flow_report(NumericChain(*pq), *th, dps=40)
             worst = max(worst, mp.mpf(rep["drift_E_e"]), mp.mpf(rep["drift_E_h"]))
             n += 1
     return st.sampled("$E_e$ and $E_h$ stay constant along integrated untied flows", worst < mp.mpf(10) ** -18,
@@ -685,7 +687,7 @@ def _basin_flows(dps: int) -> st.Step:
         starts = [tuple(Fraction(rng.randint(-200, 200), 100) for _ in range(3)) for _ in range(5)]
         starts.append((Fraction(1, 10), Fraction(-1, 2), Fraction(1, 10) * (1 if pq[0] > Fraction(1, 2) else -1)))
         for th in starts:
-            rep = flow_report(*pq, *th, dps=min(dps, 40))
+            rep = flow_report(NumericChain(*pq), *th, dps=min(dps, 40))
             n += 1
             cls = rep["predicted"]["class"]
             classes[cls] = classes.get(cls, 0) + 1
@@ -751,7 +753,7 @@ def _gaussian_flows(dps: int) -> st.Step:
         for sigma, seed in ((Fraction(1, 10), 1), (Fraction(1, 2), 2)):
             for th in gaussian_starts(sigma, 4, seed, dim=3):
                 res = fl.run(th, dps=d)
-                with mp.workdps(d + 10):
+                with working(d):
                     cls = end_class(fl, res.theta, **limit_tolerances(d, res.status == "stationary")) if res.converged else None
                 counts[str(cls)] = counts.get(str(cls), 0) + 1
                 n += 1
@@ -778,7 +780,7 @@ def _untied_full(form, ctx):
     worst, pts = 0.0, _full_points()
     for pv, qv, ev, wv, hv, bv, d, N in pts:
         full = _full_untied(pv, qv, ev, wv, hv, bv, d, N)
-        with mp.workdps(30):
+        with working(30, guard=False):
             ref = [float(x) for x in f(*(mp.mpf(x.numerator) / x.denominator for x in (pv, qv, ev, wv, hv, bv)))]
         worst = max(worst, max(abs(x - y) for x, y in zip(full, ref)))
     return Outcome.of(st.sampled("the full untied transformer's loss and gradient are the formula's", worst <= 1e-12,

@@ -5,7 +5,7 @@ A selector is, tried in this order,
 1. a claim id, exactly (`lemma5.b_star`; case does not matter);
 2. a paper label in any spelling a reader would type: "Lemma 12", "Lem. 12", "lemma12", "Theorem 2", "Thm 2",
    "Thm. 2 (i)", "Fig. 1", "Figure 1", "Remark 5", "Rem 5", "Eq. 3", "Sec. 4", "App. C". It is read by the
-   report's own reference parser (`outputs.report.ref_mentions`, behind `numbered_results`), so it selects
+   report's own reference parser (`proofs.labels.ref_mentions`, behind `numbered_results`), so it selects
    exactly the claims the report lists under that result, and "Lemma 1" never selects Lemma 12. A selector
    that reads as a label is a label: `lemma9` selects the claims under Lemma 9, not every id starting with
    `lemma9.` (`lemma9.barrier` is about Sec. 4; select it by its id). A sub-item ("Thm 2 (ii)", "Fig. 1 (b)")
@@ -24,27 +24,11 @@ import difflib
 import re
 from typing import Iterable, Sequence
 
-
-def _parser():
-    from local2global.proofs.outputs import report
-    return report
-
-
-def parse_label(text: str) -> tuple[str, tuple[str, ...]] | None:
-    """(label, sub-items) if `text` is one paper label ("Thm. 2 (i)" -> ("Theorem 2", ("i",))), else None.
-
-    A figure sub-item may also follow the number directly ("Fig. 1a", "fig1a")."""
-    t = " ".join(str(text).split()).rstrip(".")
-    t = re.sub(r"(?i)^(fig(?:ure)?s?\.?\s*\d+)([a-h])$", r"\1 (\2)", t)
-    m = _parser()._REF_RE.fullmatch(t)
-    if not m:
-        return None
-    found = _parser().ref_mentions(t)
-    return found[0] if len(found) == 1 else None
+from local2global.proofs.labels import NOT_CHECKABLE, NUMBERED_RESULTS, parse_label as parse_label, ref_mentions
 
 
 def _labels(ref: str) -> dict[str, tuple[str, ...]]:
-    return dict(_parser().ref_mentions(ref))
+    return dict(ref_mentions(ref))
 
 
 def _suggest(token: str, candidates: Iterable[str]) -> str:
@@ -74,8 +58,7 @@ def select_claims(tokens: Sequence[str] | None, claims: Sequence, notes: list | 
     claims = list(claims)
     if not tokens:
         return claims
-    report = _parser()
-    known = {name for name, _, _ in report.NUMBERED_RESULTS}
+    known = {name for name, _, _ in NUMBERED_RESULTS}
     chosen: set[str] = set()
     unknown: list[str] = []
     empty: list[str] = []
@@ -99,7 +82,7 @@ def select_claims(tokens: Sequence[str] | None, claims: Sequence, notes: list | 
             hit = [c for c in claims if c.id.lower().startswith(low + ".")]
         if not hit:
             if label is not None and label[0] in known:     # a result of the paper that no claim covers
-                reason = report.NOT_CHECKABLE.get(label[0], "no registered claim refers to it yet")
+                reason = NOT_CHECKABLE.get(label[0], "no registered claim refers to it yet")
                 shown = repr(tok) + ("" if tok == label[0] else f" ({label[0]})")
                 empty.append(f"{shown} has no claims: {reason}")
             else:

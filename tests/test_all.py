@@ -2,6 +2,8 @@
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from local2global.proofs.outputs.pipeline import run_all
 
 
@@ -10,6 +12,7 @@ def _digest(folder: Path) -> dict:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_main_job_outputs_are_byte_identical_across_runs(tmp_path):
     kw = dict(claim_ids=["lemma5", "thm1.critical_points"], notebooks=False, pdf=False, figures=False)
     rec1, steps = run_all(tmp_path / "a", **kw)

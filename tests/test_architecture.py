@@ -151,6 +151,25 @@ def test_gaussian_starts_of_the_flows_are_drawn_in_one_place():
     assert found == ["numeric/dynamics/initialisation.py"], found
 
 
+def test_every_precision_context_of_the_library_is_precision_working():
+    """One precision policy (numeric/precision.py): the library sets mpmath's precision only through
+    `working(dps, extra=...)`, never with its own `mp.workdps(dps + ...)` or an assignment to `mp.dps`
+    (the notebooks, written for a reader, use mpmath's own words)."""
+    found = []
+    for folder, _, path in _modules():
+        if folder == "notebooks" or path.name == "precision.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            call = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                "workdps", "workprec", "extradps", "extraprec")
+            assign = isinstance(node, (ast.Assign, ast.AugAssign)) and any(
+                isinstance(t, ast.Attribute) and t.attr in ("dps", "prec") and ast.unparse(t.value) in ("mp", "mp.mp")
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))
+            if call or assign:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == [], found
+
+
 # --- import circles, including the imports inside functions that hide them ---------------------------------
 
 def _module_names() -> dict[str, Path]:
@@ -230,21 +249,17 @@ def test_the_circle_finder_finds_a_planted_circle(tmp_path):
     assert import_circles(known) == []
 
 
-#: circles found when the test was written (issue 30), being taken apart; a new circle, or a larger one, fails
-KNOWN_CIRCLES = [
-    ["local2global.proofs", "local2global.proofs._registry", "local2global.proofs.outputs.report",
-     "local2global.proofs.selection"],
-]
-_DOCUMENT = "local2global.proofs.outputs.document"
-
-
-def _known(circle) -> bool:
-    if circle in KNOWN_CIRCLES:
-        return True
-    # the document package with its units (the site no longer takes part: the document reads nothing of it)
-    return all(m.startswith(_DOCUMENT) for m in circle)
-
-
 def test_no_import_circles():
-    circles = [c for c in import_circles() if not _known(c)]
+    circles = import_circles()
     assert circles == [], "\n".join(" <-> ".join(c) for c in circles)
+
+
+def test_the_circle_test_fails_on_a_circle_planted_in_the_package(tmp_path):
+    """The package's own graph with one module replaced by a copy that imports, inside a function, a module that
+    imports it: the circle test above would fail on it (the two modules the label parser joined, issue 30)."""
+    known = _module_names()
+    labels = known["local2global.proofs.labels"]
+    planted = tmp_path / "labels.py"
+    planted.write_text(labels.read_text() + "\n\ndef _planted():\n    from local2global.proofs import selection\n")
+    assert import_circles({**known, "local2global.proofs.labels": planted}) == [
+        ["local2global.proofs.labels", "local2global.proofs.selection"]]

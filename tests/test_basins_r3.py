@@ -106,6 +106,7 @@ def test_flow_a0_text_shows_the_prediction_next_to_the_integration(capsys):
     assert "no analytic prediction" not in out
 
 
+@pytest.mark.slow
 def test_the_r3_basins_figure_is_registered_and_its_bytes_are_deterministic(tmp_path, monkeypatch):
     from local2global.commands.figures import FIGURES
     from local2global.proofs.outputs.figures import fig_r3_basins as FR, plotting

@@ -47,6 +47,7 @@ def _equation_pairs():
                         yield f"{cs.name}: {eq} vs {name}: {lhs} = {rhs}", eq, lhs, rhs, model.branches
 
 
+@pytest.mark.slow
 def test_equations_differ_only_where_the_exact_comparison_says_so():
     """`same_region`'s shortcut `_equations_differ` is True only for equations `_same_equation` rejects, and it
     settles most of the different pairs."""

@@ -1,4 +1,6 @@
 """Every registered claim is proved, certified, sampled, an experiment, an erratum or honestly open, and its negative control is rejected."""
+import re
+
 import pytest
 
 from local2global.proofs import REGISTRY, select
@@ -70,6 +72,7 @@ def test_check_command_lists_and_selects_claims(capsys):
     assert "unknown claim" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_records_do_not_depend_on_the_number_of_worker_processes():
     from local2global.proofs import Context, run_claims
     from local2global.proofs._registry import closure
@@ -92,6 +95,7 @@ def test_a_batch_is_one_task_and_the_other_claims_one_task_each_later_sections_f
     assert single == [c.id for c in claims if not c.batch][::-1]
 
 
+@pytest.mark.slow
 def test_registering_the_claims_does_not_import_torch():
     """torch's import (about 3 s) is paid by the worker that runs the full-model batch, not by registration."""
     import subprocess
@@ -121,3 +125,11 @@ def test_a_partial_check_never_replaces_the_full_report(tmp_path, monkeypatch, c
     assert "report not written" in capsys.readouterr().err
     assert main(["check", "--only", "lemma5.quadratic", "--out", "part"]) == 0
     assert (tmp_path / "part" / "report.md").is_file()
+
+
+def test_no_claim_points_the_reader_at_a_document_they_lack():
+    """Titles, statements, references and domains are what the PDF, the site and the report print: none names the
+    authors' formula sheet (the reader has the paper only), so no output has to strip it."""
+    bad = [(c.id, field) for c in select() for field in ("title", "statement", "ref", "domain")
+           if re.search(r"formula[ -]sheet", str(getattr(c, field) or ""), re.I)]
+    assert bad == []

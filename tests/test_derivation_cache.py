@@ -163,6 +163,7 @@ def test_a_shipped_derivation_is_used_read_only_when_the_users_cache_misses(tmp_
     assert g(5) == 125 + sp.Symbol("x") and calls == [5]
 
 
+@pytest.mark.slow
 def test_the_install_time_derivation_covers_every_derivation_function(tmp_path):
     """`_prederive` (what setup.py ships) leaves at least one result of every function decorated `derivation`, so
     no derivation is left for a user's first command."""
@@ -181,6 +182,7 @@ def test_the_install_time_derivation_covers_every_derivation_function(tmp_path):
     assert len(ours) >= 20 and names == ours
 
 
+@pytest.mark.slow
 def test_an_installed_package_starts_from_its_shipped_derivations(tmp_path):
     """The wheel (as CI installs it) carries `_derived/`, every file verified, and a first `l2g eval` with an
     empty user cache derives nothing (no file appears in $L2G_CACHE/derivations)."""

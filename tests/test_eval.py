@@ -168,6 +168,7 @@ def test_json_keys_and_precision_are_the_contract(capsys):
     assert len(res["loss"].lstrip("0.").replace(".", "")) >= 29     # carries the requested digits
 
 
+@pytest.mark.slow
 def test_python_dash_m_runs_eval():
     out = subprocess.run([sys.executable, "-m", "local2global", "eval", "--p", "0.2", "--q", "0.3", "--e", "1",
                           "--w", "0.5", "--dps", "20", "--json"], capture_output=True, text=True, timeout=120)

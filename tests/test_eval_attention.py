@@ -1,5 +1,5 @@
-"""`l2g eval --a` against an independent witness: the loss built from Eq. 41 as printed in the paper
-(formula sheet §7), minimised over b numerically, and differentiated with mpmath; never the derived
+"""`l2g eval --a` against an independent witness: the loss built from Eq. 41 as printed in the paper,
+minimised over b numerically, and differentiated with mpmath; never the derived
 expressions of symbolic/attention.py nor numeric/attention.py."""
 from __future__ import annotations
 

@@ -32,6 +32,7 @@ def test_process_pool_matches_serial_bitwise():
     assert np.asarray(rows).tobytes() == direct[:300].tobytes()
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_matches_process_pool_bitwise():
     distributed = pytest.importorskip("distributed")
     ew = _batch()

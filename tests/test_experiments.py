@@ -19,6 +19,7 @@ def _quick(base, **over):
     return X.TrainConfig(**{**base, **X.QUICK, **over})
 
 
+@pytest.mark.slow
 def test_rank_one_initialization_stays_rank_one_under_unconstrained_training():
     """Fig. 6: the family (embeddings along alpha, W_1 = u alpha^T, W_2 = alpha v^T, W_{Q,K,V} ~ alpha alpha^T)
     is invariant under the full gradient (and Adam, since |alpha_j| is constant): ratios stay at rounding level."""
@@ -36,6 +37,7 @@ def test_gaussian_initialization_is_not_rank_one_at_the_start():
         assert res.sv_ratio[m][0] > 0.3
 
 
+@pytest.mark.slow
 def test_training_is_deterministic_per_seed_and_differs_across_seeds():
     a = X.train(_quick(X.FIG4, init="paper", steps=20), progress=False)
     b = X.train(_quick(X.FIG4, init="paper", steps=20), progress=False)
@@ -59,6 +61,7 @@ def test_paper_initialization_is_the_one_of_sec_5_2():
         X.initial_parameters(_quick(X.FIG4, init="xavier"), torch.Generator())
 
 
+@pytest.mark.slow
 def test_cache_reuses_valid_results_and_rebuilds_corrupted_or_stale_ones(tmp_path):
     cfg = _quick(X.FIG3, steps=10)
     first = X.run_cached(cfg, str(tmp_path), progress=False)
@@ -84,6 +87,7 @@ def test_cache_reuses_valid_results_and_rebuilds_corrupted_or_stale_ones(tmp_pat
     assert json.loads(files[0].read_text())["code"] == X._code_hash()
 
 
+@pytest.mark.slow
 def test_quick_figures_are_byte_identical_across_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("L2G_CACHE", str(tmp_path))   # the training cache goes to tmp_path/fullmodel
     from local2global.proofs.outputs.figures import fig_fullmodel

@@ -15,6 +15,7 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.evaluate import javascript as J
 from local2global.proofs.outputs import explorer as X
 
@@ -122,6 +123,7 @@ def test_every_generated_name_the_data_refers_to_exists(page):
     assert [c["class"] for c in data["critical2"]] == [c.classification for c in canonical_model().critical_sets()]
 
 
+@pytest.mark.slow
 def test_the_page_is_byte_identical_in_another_process(page):
     """Deterministic output: a fresh interpreter with another hash seed writes the same bytes."""
     import hashlib
@@ -275,6 +277,7 @@ def _errors(driver) -> list:
     return [x for x in driver.get_log("browser") if x["level"] == "SEVERE"]
 
 
+@pytest.mark.slow
 def test_in_a_browser_the_explorer_loads_offline_without_errors(explorer):
     assert explorer.execute_script("return window.L2G && window.L2G.ready") is True
     assert _errors(explorer) == []
@@ -282,6 +285,7 @@ def test_in_a_browser_the_explorer_loads_offline_without_errors(explorer):
     assert all(u.startswith("file://") for u in urls), urls
 
 
+@pytest.mark.slow
 def test_in_a_browser_the_regime_is_decided_on_the_decimals_typed(explorer):
     """0.3 + 0.7 is 1 (no theorem applies), though its float sum is below 1; 0.3 + 0.71 > 1, 0.29 + 0.7 < 1."""
     for (p, q), want in (((0.3, 0.7), "p + q = 1"), ((0.1, 0.9), "p + q = 1"), ((0.3, 0.71), "p + q > 1"),
@@ -355,6 +359,7 @@ def _derived_G1():
     return sp.lambdify((S.p, S.q, S.A), landscape.structure()["G_prime"], "mpmath")
 
 
+@pytest.mark.slow
 def test_in_a_browser_every_generated_function_agrees_with_its_derivation(explorer):
     """Each GEN.<name> at random points against the SymPy expression it was printed from, evaluated by mpmath
     at 40 digits (G1 against the derived G'(A) of `landscape.structure`, not its own source); a function edited
@@ -397,6 +402,7 @@ def test_in_a_browser_every_generated_function_agrees_with_its_derivation(explor
     assert rel < 1e-13
 
 
+@pytest.mark.slow
 def test_in_a_browser_the_field_agrees_with_the_float64_engine(explorer):
     """grad L printed from the derivation (G'(A) by the stable rewrite) against `engine.loss_and_grad`, and G1
     against `engine.G_parts`, at sampled points: relative 1e-12 wherever G'(A) does not cancel (|G'| >= 1e-3 π1);
@@ -439,6 +445,7 @@ def test_in_a_browser_the_field_agrees_with_the_float64_engine(explorer):
     assert n_rel > 900 and n_cancel > 100 and rel <= 1e-12 and cancel <= 1e-15 and g1_rel <= 1e-12
 
 
+@pytest.mark.slow
 def test_in_a_browser_the_separatrix_and_the_line_ends_agree_with_the_python_side(explorer):
     from local2global.numeric.dynamics import basins_r3 as nr3
     a0s = ["-3", "-2", "-1", "-1/2", "0", "1/4", "1/2", "1", "3/2"]
@@ -510,6 +517,7 @@ def _typed(driver, e0, w0):
     return driver.execute_script("return L2G.state.last")
 
 
+@pytest.mark.slow
 def test_in_a_browser_a_click_gives_the_class_of_l2g_flow_in_R2(explorer):
     from local2global.numeric.dynamics import basins
     explorer.execute_script("L2G.setView('r2')")
@@ -522,7 +530,7 @@ def test_in_a_browser_a_click_gives_the_class_of_l2g_flow_in_R2(explorer):
                 e_js, w_js = res["start"]
                 if how == "typed":
                     assert (e_js, w_js) == (e0, w0)
-                ref = basins.flow_report(Fraction(p), Fraction(q), Fraction(e_js), Fraction(w_js), dps=30)
+                ref = basins.flow_report(NumericChain(p, q), Fraction(e_js), Fraction(w_js), dps=30)
                 assert res["integrated"]["class"] == ref["integrated"]["class"], (p, q, e_js, w_js, res, ref["integrated"])
                 assert res["predicted"]["class"] == ref["theorem_class"], (p, q, e_js, w_js, res["predicted"], ref["basin"])
                 assert res["predicted"]["basin"] == ref["basin"]
@@ -538,6 +546,7 @@ def test_in_a_browser_a_click_gives_the_class_of_l2g_flow_in_R2(explorer):
     _record_timing("R2 click: until the next frame after the painted one", frames)
 
 
+@pytest.mark.slow
 def test_in_a_browser_the_R3_view_gives_the_class_of_l2g_flow(explorer):
     from local2global.numeric.dynamics import basins
     explorer.execute_script("L2G.setView('r3')")
@@ -548,7 +557,7 @@ def test_in_a_browser_the_R3_view_gives_the_class_of_l2g_flow(explorer):
             explorer.execute_script("L2G.setA0(arguments[0])", a0)
             res = _typed(explorer, e0, w0)
             assert res["start"] == [e0, w0, a0]
-            ref = basins.attention_flow(Fraction(p), Fraction(q), Fraction(e0), Fraction(w0), Fraction(a0), dps=20)
+            ref = basins.attention_flow(NumericChain(p, q), Fraction(e0), Fraction(w0), Fraction(a0), dps=20)
             assert res["integrated"]["class"] == ref["integrated"]["class"], (p, q, e0, w0, a0, res["integrated"], ref["integrated"])
             assert res["predicted"]["class"] == ref["predicted"]["class"], (p, q, e0, w0, a0, res["predicted"], ref["predicted"])
             classes.add((p, res["integrated"]["class"]))
@@ -557,7 +566,7 @@ def test_in_a_browser_the_R3_view_gives_the_class_of_l2g_flow(explorer):
         explorer.execute_script("L2G.setA0(0)")
         res = _click(explorer, 0.6, -0.35)
         e_js, w_js, a_js = res["start"]
-        ref = basins.attention_flow(Fraction(p), Fraction(q), Fraction(e_js), Fraction(w_js), Fraction(0), dps=20)
+        ref = basins.attention_flow(NumericChain(p, q), Fraction(e_js), Fraction(w_js), Fraction(0), dps=20)
         assert res["integrated"]["class"] == ref["integrated"]["class"]
         assert res["predicted"]["class"] == ref["predicted"]["class"]
         times.append(res["ms_total"])
@@ -579,6 +588,7 @@ def _record_timing(what, ms):
     (REPO / "build" / "explorer_timing.json").write_text(json.dumps(_TIMINGS, indent=2, sort_keys=True) + "\n")
 
 
+@pytest.mark.slow
 def test_in_a_browser_a_gaussian_cloud_matches_the_certified_probability(explorer):
     """σ = 1/2, 400 seeded starts per regime: the fraction whose integrated flow ends in a local minimum is
     within 4 standard errors of `l2g prob`'s certified P(I_min) shown beside it (deterministic: fixed seed);
@@ -599,6 +609,7 @@ def test_in_a_browser_a_gaussian_cloud_matches_the_certified_probability(explore
     assert _errors(explorer) == []
 
 
+@pytest.mark.slow
 def test_in_a_browser_screenshots_of_both_regimes(explorer):
     """Screenshots for the record (looked at by a person): p = q = 0.9 and 0.1 in R^2 with trajectories and a
     cloud, and the R^3 slice a0 = 0 in both regimes."""

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
+import pytest
 
 from local2global.numeric.dynamics import basins as nb
 from local2global.proofs.outputs.figures import fig_flow
@@ -13,6 +14,7 @@ from local2global.proofs.outputs.figures import plotting
 from local2global.numeric.dynamics.flow import ReducedFlow
 
 
+@pytest.mark.slow
 def test_figures_are_byte_identical_across_two_runs(tmp_path):
     names = ["fig1a", "fig1b"]
     first = plotting.render(str(tmp_path / "one"), names)
@@ -49,6 +51,7 @@ def test_plotted_flow_field_equals_the_mpmath_gradient():
             assert abs(V[0] + float(g[0])) <= 1e-9 * (1 + abs(float(g[0])))
 
 
+@pytest.mark.slow
 def test_figures_drawn_in_parallel_are_the_files_drawn_in_one_process(tmp_path, monkeypatch):
     from local2global.proofs.outputs.figures import fig_attention
     # the basin map on a 5 x 5 grid, computed afresh by each run (its own cache): in parallel its four slices

@@ -9,6 +9,7 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
+from local2global.numeric.chain import NumericChain
 from local2global.cli import main
 from local2global.numeric.dynamics.flow import ReducedFlow, integrate
 from local2global.numeric.evaluate.landscape import Landscape
@@ -178,7 +179,7 @@ def test_flow_report_agrees_with_its_prediction_on_starts_up_to_norm_5_in_both_r
     bad = []
     for p, q in (P9, P1):
         for e0, w0 in starts:
-            rep = flow_report(p, q, e0, w0, dps=30)
+            rep = flow_report(NumericChain(p, q), e0, w0, dps=30)
             if rep["agree"] is not True or rep["integrated"]["class"] is None:
                 bad.append((p, q, e0, w0, rep["integrated"]["class"], rep["predicted"]["class"], rep.get("limit_gap")))
     assert not bad, bad

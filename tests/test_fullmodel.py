@@ -21,7 +21,7 @@ from local2global.numeric.transformer import canonical_map as cmap
 from local2global.numeric.transformer import experiments as X
 from local2global.numeric.transformer import fullmodel as fm
 from local2global.numeric.evaluate.landscape import Landscape
-from local2global.symbolic import MarkovChain, canonical
+from local2global.symbolic import MarkovChain
 from local2global.symbolic import symbols as S
 from local2global.symbolic.model import canonical_model
 
@@ -211,7 +211,7 @@ def _u1_coefficient_closed_form(p, q, e, w, b, N):
     <g, (1, 2/N)> = (-t/2 + 2t/N) R_0 + t (1 + 4w|w|)(3/2 + 2/N) R_1, t = |e|,
     R_x = pi_x (sigma(z_x) - P(1|x)), z_x the Eq. 3 logit."""
     pi1 = p / (p + q)
-    sig = lambda z: 1 / (1 + math.exp(-z))        # noqa: E731
+    sig = lambda z: 1 / (1 + math.exp(-z))
     z0, z1 = b - e * e / 2, b - e * e / 2 + e * e * (1 + 2 * w * abs(w))
     R0, R1 = (1 - pi1) * (sig(z0) - p), pi1 * (sig(z1) - (1 - q))
     t = abs(e)
@@ -264,7 +264,7 @@ def test_thm4_theta_star_is_a_critical_point_with_psd_full_hessian():
     p, q = 0.5, 0.8
     e, w, b = X.theta_star_point(P2, Q2, Fraction(-3, 2))
     theta = cmap.canonical_parameters(e, w, b, d=2, N=3, signs=(1, -1))
-    f = lambda v: fm.population_loss(theta.unflatten(v), p, q)     # noqa: E731
+    f = lambda v: fm.population_loss(theta.unflatten(v), p, q)
     flat = theta.flatten().requires_grad_(True)
     g, = torch.autograd.grad(f(flat), flat)
     H = torch.autograd.functional.hessian(f, theta.flatten())

@@ -114,7 +114,7 @@ def laplace():
 def laplace_value(regime, sigma, terms=2):
     L = laplace()
     s = _mpf(sigma)
-    n = lambda e: mp.mpf(sp.N(e, mp.mp.dps + 10))    # noqa: E731
+    n = lambda e: mp.mpf(sp.N(e, mp.mp.dps + 10))
     if regime > 0:
         corr = 1 + n(L["c_gt"]) * s**2 if terms == 2 else 1
         return mp.ncdf(n(L["w_sad"]), 0, s) + mp.exp(-n(L["H0"]) / (2 * s**2)) * s * n(L["lead_gt"]) * corr
@@ -189,8 +189,8 @@ def mp_probabilities(regime, sigma, dps=50):
     with mp.workdps(dps):
         s = _mpf(sigma)
         c, ws = s * mp.sqrt(2), wsl()
-        f_in = lambda x: mp.npdf(x, 0, s) * mp.erf(mp.re(gl(x)) / c)     # noqa: E731
-        f_out = lambda x: mp.npdf(x, 0, s) * mp.erfc(mp.re(gl(x)) / c)   # noqa: E731
+        f_in = lambda x: mp.npdf(x, 0, s) * mp.erf(mp.re(gl(x)) / c)
+        f_out = lambda x: mp.npdf(x, 0, s) * mp.erfc(mp.re(gl(x)) / c)
         if regime > 0:
             a, b = ws, mp.mpf(0)
             j_out = _quad_at_peak(f_out, a, b, _argmax(f_out, a, b), s / 4)

@@ -123,7 +123,7 @@ def test_flipping_the_sign_of_G_prime_at_0_changes_the_derived_classes_and_fails
         assert len(match) == 1 and not match[0].ok
         found = dict(match[0].values)
         assert found[C10_MIN[cid]] in (f"derived local_max ({C10_MAX[cid]}), printed local_min",
-                                       f"0 derived families with the printed region")
+                                       "0 derived families with the printed region")
 
 
 def test_flipping_the_sign_of_Q_changes_the_derived_classes_and_fails_thm1_and_thm7(monkeypatch):

@@ -44,6 +44,7 @@ def candidates():
     return M.enumerate_mutants(ROOT)
 
 
+@pytest.mark.slow
 def test_every_operator_application_is_valid_code_that_differs_from_the_original(candidates):
     ms = candidates
     assert len(ms) > 1000 and {m.operator for m in ms} == set(M.OPERATORS)
@@ -78,6 +79,7 @@ def test_operators_change_what_they_name_and_nothing_in_strings_raise_or_print()
         assert new != SAMPLE and ast.parse(new)
 
 
+@pytest.mark.slow
 def test_selection_is_deterministic_spread_over_files_and_seeded(candidates):
     ms = candidates
     a = [(m.id, m.key) for m in M.select(M.enumerate_mutants(ROOT), 80, 0)]      # a fresh enumeration
@@ -93,6 +95,7 @@ def test_selection_is_deterministic_spread_over_files_and_seeded(candidates):
     assert [t for ts in M.TEST_MAP.values() for t in ts if not (ROOT / t).is_file()] == []
 
 
+@pytest.mark.slow
 def test_isolated_tree_imports_its_own_copy_not_the_editable_install():
     rel = "symbolic/markov.py"
     src = (ROOT / rel).read_text(encoding="utf-8")
@@ -107,6 +110,7 @@ def test_isolated_tree_imports_its_own_copy_not_the_editable_install():
     assert not hasattr(importlib.import_module("local2global.symbolic.markov"), "MUTANT_MARK")
 
 
+@pytest.mark.slow
 def test_a_known_bad_mutant_is_killed_by_check_and_a_noop_edit_survives():
     rel = "symbolic/markov.py"
     bad = next(m for m in M.enumerate_mutants(ROOT, [rel]) if m.operator == "neg_remove" and m.original == "-self.pi0")

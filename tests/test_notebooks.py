@@ -29,6 +29,7 @@ def test_notebook_holds_no_reusable_logic(source):
     assert "local2global" in source.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_top_to_bottom(source):
     run = execute(source, OUT, timeout=300)

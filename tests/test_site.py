@@ -145,6 +145,7 @@ def test_index_counts_equal_the_records_counts(build):
     assert f'<p class="summary" id="summary">{summary_line(records)}</p>' in index     # as `l2g check` prints it
 
 
+@pytest.mark.slow
 def test_two_builds_into_different_folders_are_byte_identical(build, tmp_path):
     out, records = build
     other = tmp_path / "elsewhere" / "build"
@@ -300,6 +301,7 @@ def _path_of(url: str) -> Path:
     return Path(unquote(u.path))
 
 
+@pytest.mark.slow
 def test_in_a_browser_links_resolve_and_math_renders(build, browser):
     out, records = build
     site = out / "site"

@@ -8,6 +8,7 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
+from local2global.numeric.chain import NumericChain
 from local2global.cli import main
 from local2global.symbolic import symbols as S
 from local2global.symbolic.canonical import derive_logit, rank_one_logit
@@ -109,7 +110,7 @@ def test_untied_head_changes_the_full_model_only_through_the_head():
                                     (F(-1, 4), F(2), F(1, 2)), (F(1, 3), F(0), F(1, 5)), (F(1, 10), F(-1, 2), F(1, 10))])
 def test_predicted_limit_of_the_untied_flow_agrees_with_the_integrated_one(pq, theta0):
     from local2global.numeric.dynamics.basins_untied import flow_report
-    rep = flow_report(*pq, *theta0, dps=30)
+    rep = flow_report(NumericChain(*pq), *theta0, dps=30)
     assert rep["agree"] is True, rep
 
 

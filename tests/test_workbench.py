@@ -3,7 +3,6 @@ progress per section, and the focus view by URL, in a real browser; without Java
 before (the controls are hidden, every table is static)."""
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 from urllib.parse import quote
@@ -64,6 +63,7 @@ def test_the_index_reads_without_javascript_and_has_no_legacy_badge(built):
     assert 'href="../index.html?focus=thm2.basins&amp;depth=2"' in page
 
 
+@pytest.mark.slow
 def test_in_a_browser_the_search_finds_labels_and_ids(built, chromium):
     site, items = built
     chromium.get((site / "index.html").as_uri())
@@ -90,6 +90,7 @@ def test_in_a_browser_the_search_finds_labels_and_ids(built, chromium):
     assert all(x["level"] != "SEVERE" for x in chromium.get_log("browser"))
 
 
+@pytest.mark.slow
 def test_in_a_browser_the_filters_read_the_records(built, chromium):
     site, items = built
     chromium.get((site / "index.html").as_uri())
@@ -104,6 +105,7 @@ def test_in_a_browser_the_filters_read_the_records(built, chromium):
     Select(chromium.find_element("id", "wb-kind")).select_by_value("")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("focus, depth", [("thm2.basins", 2), ("lemma5.b_star", 1), ("thm2.basins", 5)])
 def test_in_a_browser_a_focus_url_shows_exactly_the_claims_within_the_depth(built, chromium, focus, depth):
     site, items = built

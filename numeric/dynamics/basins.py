@@ -27,7 +27,7 @@ from local2global.numeric.dynamics.flow import ReducedFlow, critical_class, inte
 from local2global.numeric.dynamics.initialisation import gaussian_starts
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.numeric.evaluate.landscape import compiled_model
-from local2global.numeric.precision import GUARD, limit_accuracy, limit_tolerances, to_accuracy, tolerance
+from local2global.numeric.precision import limit_accuracy, limit_tolerances, to_accuracy, tolerance, working
 from local2global.symbolic import symbols as S
 from local2global.symbolic import basins as sbasins
 from local2global.symbolic.sets import first_match
@@ -96,7 +96,7 @@ def classify_theorem(p, q, theta0, dps: int = 50, regime: str | None = None, g=N
     themselves (the proof checks pass the paper's printed g and sets, and their negative controls)."""
     regime = regime or ("p+q>1" if regime_of(p, q) > 0 else "p+q<1")
     sets, fns = _compiled_conditions(regime, g, sets)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         e_, w_ = (mpf_exact(x) for x in theta0)
         b = first_match(sets, _signs_at(fns, e_, w_, _tol(dps)))
     return b.name, b.limit_class
@@ -107,7 +107,7 @@ def in_I_common(theta0, dps: int = 50, g=None, piece=None) -> bool:
     proof checks)."""
     piece = piece or sbasins.I_common(g)
     fns = {ex: compile_mp(ex, (S.e, S.w)) for ex, _ in piece.conditions}
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         return piece.holds(_signs_at(fns, *(mpf_exact(x) for x in theta0), _tol(dps)))
 
 
@@ -139,7 +139,7 @@ def bracketed_root(fn, a, b):
 
 def _w_axis_end(f, E0, w0, w_sad, half, side):
     """The end of the contour's w-range on the w-axis: the root of f(w) = E0 on the monotone piece."""
-    h = lambda x: f(x) - E0       # noqa: E731
+    h = lambda x: f(x) - E0
     if half == "w>0":                      # f decreasing: f(w0) <= E0, root below w0
         lo = w0 / 2
         while h(lo) <= 0:
@@ -150,15 +150,16 @@ def _w_axis_end(f, E0, w0, w_sad, half, side):
     return bracketed_root(h, w0, w_sad)             # w1 in [w0, w_sad)
 
 
-def predict(p, q, theta0, dps: int = 50) -> Prediction:
+def predict(p, q, theta0, dps: int = 50, flow: ReducedFlow | None = None) -> Prediction:
     r"""Analytic limit of the gradient flow from θ_0 (see module docstring); p + q != 1.
 
-    Inputs exact (Fraction, str) or mpf; the limit is returned as mpf at dps + GUARD digits.
+    Inputs exact (Fraction, str) or mpf; the limit is returned as mpf at dps + GUARD digits. `flow`: the caller's
+    `ReducedFlow` of this chain (`l2g flow` integrates with the same one), else one is built.
     """
-    reg = regime_of(p, q)
+    fl = flow if flow is not None else ReducedFlow(p, q)
+    reg = regime_of(fl.landscape.chain)
     d = derived_functions()
-    fl = ReducedFlow(p, q)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         tol = _tol(dps)
         e0, w0 = (mpf_exact(x) for x in theta0)
         w_sad, E_sad = d["w_sad"](), d["E_sad"]()
@@ -184,8 +185,8 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
         E0 = fl.energy((e0, w0))
         direction = 1 if G1 < 0 else -1     # sign of dw/dt = -G'(A) 4 e^2 |w|
         s_e = mp.sign(e0)
-        e_of = lambda x: s_e * mp.sqrt(max(E0 - f(x), mp.mpf(0)))       # noqa: E731  the contour, e-sign kept
-        h = lambda x: fl.A((e_of(x), x)) - A_star                        # noqa: E731  Theta* crossing
+        e_of = lambda x: s_e * mp.sqrt(max(E0 - f(x), mp.mpf(0)))       # the contour, e-sign kept
+        h = lambda x: fl.A((e_of(x), x)) - A_star                        # Theta* crossing
         # the end of the curve in the direction of motion
         end, end_kind = None, None
         if half == "w>0":
@@ -232,13 +233,16 @@ def predict(p, q, theta0, dps: int = 50) -> Prediction:
 # ---------------------------------------------------------------------------------------------
 
 def compare(p, q, theta0, dps: int = 30, integrate: bool = True, **kw) -> dict:
-    """Theorem basin, predicted (class, limit), integrated (class, limit, t), drift, agreement."""
-    basin, thm_cls = classify_theorem(p, q, theta0, dps=max(dps, 30))
-    pred = predict(p, q, theta0, dps=max(dps, 30))
+    """Theorem basin, predicted (class, limit), integrated (class, limit, t), drift, agreement, all at `dps` digits
+    (`p`, `q`: exact numbers, or a `NumericChain` and None)."""
+    fl = ReducedFlow(p, q)
+    chain = fl.landscape.chain
+    basin, thm_cls = classify_theorem(chain, None, theta0, dps=dps)
+    pred = predict(chain, None, theta0, dps=dps, flow=fl)
     out = {"basin": basin, "theorem_class": thm_cls, "predicted": pred}
     if integrate:
-        cls, res = integrate_class(p, q, theta0, dps=dps, **kw)
-        with mp.workdps(dps + GUARD):
+        cls, res = integrate_class(chain, None, theta0, dps=dps, flow=fl, **kw)
+        with working(dps):
             gap = max(abs(a - b) for a, b in zip(res.theta, pred.limit))
         out.update(integrated_class=cls, flow=res, limit_gap=gap,
                    agree=(cls == pred.limit_class == thm_cls))
@@ -264,7 +268,7 @@ def boundary_starts(p, q, ks=(1, 5, 10, 15, 20), dps: int = 50) -> list[dict]:
     reg = regime_of(p, q)
     d = derived_functions()
     rows = []
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         w_sad = d["w_sad"]()
         w_b = mp.mpf(-1) / 2 if reg > 0 else mp.mpf(-1)
         gb = d["g"](w_b)
@@ -289,8 +293,8 @@ def boundary_starts(p, q, ks=(1, 5, 10, 15, 20), dps: int = 50) -> list[dict]:
 
 
 def _suite_task(task):
-    p, q, row, integ, dps = task
-    r = compare(p, q, row["theta"], dps=dps, integrate=integ)
+    p, q, chain, row, integ, dps = task
+    r = compare(chain, None, row["theta"], dps=dps, integrate=integ)
     out = dict(p=p, q=q, **row, basin=r["basin"], theorem=r["theorem_class"],
                predicted=r["predicted"].limit_class, integrated=r.get("integrated_class"), agree=r["agree"])
     if integ:
@@ -306,8 +310,9 @@ def boundary_suite(pairs=PAIRS, ks=(1, 5, 10, 15, 20), dps: int = 50, integrate_
     `integrate_ks` and the exact starts) the integrated class; yields one dict per start, in order.
     `jobs` > 1 spreads the starts over worker processes, None over one per CPU core (results are
     identical, order kept). `progress(done, total)` is called once the starts are known and after each."""
-    tasks = [(p, q, row, row["k"] is None or row["k"] in integrate_ks, dps)
-             for p, q in pairs for row in boundary_starts(p, q, ks, dps)]
+    chains = {(p, q): NumericChain.of(p, q) for p, q in pairs}         # one chain per pair, passed to its starts
+    tasks = [(p, q, chains[p, q], row, row["k"] is None or row["k"] in integrate_ks, dps)
+             for p, q in pairs for row in boundary_starts(chains[p, q], None, ks, dps)]
     from local2global.numeric.infra.executor import make_executor
     if progress is not None:
         progress(0, len(tasks))
@@ -326,23 +331,24 @@ def decimal_text(x, dps) -> str:
     return mp.nstr(x, dps, min_fixed=-mp.inf, max_fixed=mp.inf) if x != 0 else "0"
 
 
-def flow_report(p, q, e0, w0, dps: int = 30, progress: bool = False) -> dict:
+def flow_report(chain: NumericChain, e0, w0, dps: int = 30, progress: bool = False) -> dict:
     """The JSON contract of `l2g flow`: basin, predicted {class, limit} (decimal strings with `dps` significant
     digits: the root-finding is done at dps + GUARD), integrated {class, limit, accuracy, t, ...} (the limit
     printed only to the accuracy its stopping rule guarantees), energy_drift, limit_gap, agree (same class and
-    the limits within that accuracy)."""
+    the limits within that accuracy). The theorem side and the integration run at the same `dps`; the one chain
+    and the one flow are passed to both."""
     theta0 = (Fraction(e0), Fraction(w0))
-    rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "theta0": [str(theta0[0]), str(theta0[1])], "dps": dps}
+    rep = {"p": str(chain.p), "q": str(chain.q), "theta0": [str(theta0[0]), str(theta0[1])], "dps": dps}
     notes = []
+    fl = ReducedFlow(chain)
     try:
-        basin, thm_cls = classify_theorem(p, q, theta0, dps=max(dps, 30))
-        pred = predict(p, q, theta0, dps=max(dps, 30))
+        basin, thm_cls = classify_theorem(chain, None, theta0, dps=dps)
+        pred = predict(chain, None, theta0, dps=dps, flow=fl)
     except TheoremsDoNotApply as ex:
         basin = thm_cls = pred = None
         notes.append(str(ex))
-    fl = ReducedFlow(p, q)
     res = fl.run(theta0, dps=dps, progress=progress)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
                if (res.converged and pred is not None) else None)
         rep["basin"] = basin
@@ -414,7 +420,7 @@ def limit_class(p, q, theta0, dps: int = 15, max_steps: int = 3000, attention: b
     return cls
 
 
-def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
+def attention_flow(chain: NumericChain, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
     """`l2g flow --a0`: integrate the flow with attention from (e0, w0, a0) and classify the limit (Thm 3,
     Lemma 16). Keys follow `flow_report`: "integrated" {"class" (global_min, local_min, local_max, saddle,
     station or None), "limit" [e, w, a], "t", "status", "steps", "evaluations", "order"}, "energy_drift"
@@ -422,13 +428,13 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
     tolerance is 10^-(3 dps/4), so the drift at dps 50 is ~1e-40."""
     rtol = mp.mpf(10) ** (-(3 * dps // 4)) if rtol is None else rtol
     th0 = tuple(x if isinstance(x, mp.mpf) else Fraction(str(x)) for x in (e0, w0, a0))
-    cls, res = integrate_class(p, q, th0, dps=dps, attention=True, rtol=rtol, **kw)
+    cls, res = integrate_class(chain, None, th0, dps=dps, attention=True, rtol=rtol, **kw)
     # the characterisation of the R^3 basins (Thms A, B, C; our result, `basins_r3`), for exact starts only
     pred, why = None, "no analytic prediction for an inexact start"
     if all(isinstance(x, Fraction) for x in th0):
         from local2global.numeric.dynamics.basins_r3 import flow_prediction
         try:
-            pred = flow_prediction(p, q, th0, dps=dps)
+            pred = flow_prediction(chain, th0, dps=dps)
         except (ArithmeticError, ValueError) as ex:     # the integration stands on its own; say why there is no prediction
             why = f"no analytic prediction: {type(ex).__name__}: {str(ex)[:100]}"
     notes = ["prediction: Thms A/B (our result, Sec. 4.1): the R^3 basins in closed form (Airy functions)"
@@ -439,11 +445,10 @@ def attention_flow(p, q, e0, w0, a0, dps: int = 30, rtol=None, **kw) -> dict:
         notes.append("start on the ea-plane (w0 = 0): E is undefined there; the plane is invariant (Lemma 14)")
     if not res.converged:
         notes.append(f"integration stopped without converging ({res.status})")
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         return {
-            "p": str(p), "q": str(q), "theta0": [str(x) for x in th0], "dps": dps,
-            "basin": None if pred is None else ("Thm A (p+q > 1)" if Fraction(str(p)) + Fraction(str(q)) > 1
-                                                else "Thm B (p+q < 1)"),
+            "p": str(chain.p), "q": str(chain.q), "theta0": [str(x) for x in th0], "dps": dps,
+            "basin": None if pred is None else ("Thm A (p+q > 1)" if chain.regime > 0 else "Thm B (p+q < 1)"),
             "theorem_class": None if pred is None else pred["class"], "predicted": pred,
             "integrated": {"class": cls, "limit": [mp.nstr(x, dps) for x in res.theta], "t": mp.nstr(res.t, 15),
                            "status": res.status, "steps": res.steps, "evaluations": res.evals, "order": res.order},
@@ -475,11 +480,11 @@ def bisect_boundary(p, q, theta_a, theta_b, *, digits: int = 10, dps: int = 30, 
     basin of `target`. Returns the bracket (parameters s_lo < s_hi on the segment and end points), the
     classes met on each side and the number of flows.
     """
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         ta, tb = [x if isinstance(x, mp.mpf) else mpf_exact(x) for x in theta_a], \
                  [x if isinstance(x, mp.mpf) else mpf_exact(x) for x in theta_b]
         length = mp.sqrt(mp.fsum((x - y) ** 2 for x, y in zip(ta, tb)))
-        point = lambda s: [x + s * (y - x) for x, y in zip(ta, tb)]      # noqa: E731
+        point = lambda s: [x + s * (y - x) for x, y in zip(ta, tb)]
         ca, cb = limit_class(p, q, ta, dps=dps), limit_class(p, q, tb, dps=dps)
         if (ca == target) == (cb == target):
             raise ValueError(f"ends have classes {ca}, {cb}: the basin boundary of {target} is not bracketed")

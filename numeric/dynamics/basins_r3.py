@@ -33,7 +33,7 @@ from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics.flow import integrate_class
 from local2global.numeric.evaluate.arb import ball_function
 from local2global.numeric.evaluate.lambdify import mpf_exact
-from local2global.numeric.precision import GUARD
+from local2global.numeric.precision import working
 from local2global.symbolic import basins_r3 as sr3
 from local2global.symbolic import energy as senergy
 from local2global.symbolic import symbols as S
@@ -232,7 +232,7 @@ def w_branch(c, branch: str) -> mp.mpf:
     return d["w_neg_of_W"](mp.lambertw(x, 0 if branch == "mid" else -1).real)
 
 
-def regime_of(p, q) -> int:
+def regime_of(p, q=None) -> int:
     reg = NumericChain.of(p, q).regime
     if reg == 0:
         raise ValueError("the basins in R^3 are characterised for p + q != 1")
@@ -285,7 +285,7 @@ def descent_fate(e0, a0, dps: int = 30) -> dict:
     until its sign is sure at `dps` (|β| >= 10^-dps of its scale); below that the start counts as on S."""
     extra = 0
     while True:
-        with mp.workdps(dps + GUARD + extra):
+        with working(dps, extra=extra):
             ln = Line(e0, a0)
             if ln.z0 <= a1():
                 return {"fate": "C", "beta": ln.beta, "z0": ln.z0, "rel_beta": None}
@@ -311,7 +311,7 @@ def a_inf(e0, a0, dps: int = 50, with_z: bool = False):
         raise ValueError(f"the descending line from ({e0}, {a0}) does not reach the axis ({fate['fate']})")
     extra = 0 if fate["rel_beta"] is None else max(0, -int(mp.log10(fate["rel_beta"])) + 5)
     d = derived()
-    with mp.workdps(dps + GUARD + extra):
+    with working(dps, extra=extra):
         ln = Line(e0, a0)
         lo = ln.z0
         step = mp.mpf(1)
@@ -346,10 +346,10 @@ def sep_y(a, dps: int = 30) -> mp.mpf:
     """y_S(a) = e^2 on the separatrix at abscissa a: the unique root z_S of ℓ_S(z) = ℓ(a) on (a_1, oo)
     (ℓ_S = Ai'/Ai decreasing from +oo to -oo), then y_S = y(z_S, ℓ(a)) (bisection + a verified secant)."""
     d = derived()
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         a = mpf_exact(a)
         L = d["ell_of"](a)
-        g = lambda zz: d["ell_S"](zz) - L      # noqa: E731 decreasing
+        g = lambda zz: d["ell_S"](zz) - L      # decreasing
         A1 = a1()
         if g(mp.mpf(0)) > 0:
             lo, hi = mp.mpf(0), mp.mpf(1)
@@ -381,7 +381,7 @@ def w_c(e, a, regime: int, dps: int = 30):
     r"""The race threshold on the branch of the regime: f(w_c) = E_sad - Δ(e, a) on B_mid (p+q > 1) or B_low
     (p+q < 1); for (e, a) in R: local min iff w0 > w_c (p+q > 1), w0 < w_c' (p+q < 1). Returns (w, Δ, a_inf)."""
     ai = a_inf(e, a, dps)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         D = derived()["Delta"](mpf_exact(e), mpf_exact(a), ai)
         return w_branch(E_sad() - D, "mid" if regime > 0 else "low"), D, ai
 
@@ -557,7 +557,7 @@ def _global_limit(ln, w0, E0, Astar, s, dps, zlim=60, event=None):
         if name == "V":
             d = -d
             br = "low" if br == "mid" else "mid"
-    fA = lambda x: (lambda A_: None if A_ is None else A_ - Astar)(A_at(x, br))   # noqa: E731
+    fA = lambda x: (lambda A_: None if A_ is None else A_ - Astar)(A_at(x, br))
     init = {"A": mp.sign(-Astar) if events else mp.sign(A0 - Astar)}
     name, zl, zr = _first_sign_change({"A": fA}, zz, d, zlim, guards=_guards(ln, d), init=init)
     if name is None or name.startswith("guard"):
@@ -578,12 +578,12 @@ def predict_R3(p, q, theta0, dps: int = 30, limit: bool = True) -> dict:
 
     A start within 10^-(dps - 2) of a tie (race or C-race) counts as the tie; within 10^-dps of S (relative
     β) as on S."""
-    p, q = Fraction(p), Fraction(q)
+    chain = NumericChain.of(p, q)
     e0, w0, a0 = (Fraction(x) for x in theta0)
-    reg = regime_of(p, q)
+    reg = regime_of(chain)
     d = derived()
     out = {"class": None, "limit": None, "case": None, "margin": None, "a_inf": None}
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         th0 = [mpf_exact(e0), mpf_exact(w0), mpf_exact(a0)]
         U0 = d["U"](th0[0], th0[2])
         V0 = d["V"](th0[1])
@@ -596,7 +596,7 @@ def predict_R3(p, q, theta0, dps: int = 30, limit: bool = True) -> dict:
             out.update({"class": "station", "limit": th0, "case": "critical start (station)"})
             return out
         from local2global.numeric.evaluate.landscape import Landscape
-        Astar = Landscape(p, q, attention=True).A_star()
+        Astar = Landscape(chain, attention=True).A_star()
         s = 1 if A0 > Astar else -1
         E0 = energy(*th0) if w0 != 0 else None
         ln = Line(e0, a0)
@@ -663,7 +663,7 @@ def _C_race(out, ln, th0, E0, w0, direction, glob, dps):
     if margin > 0:
         return glob("line crosses C; U = 0 first", event=("U", zC))
     # V first: E0 - h increases monotonically on [z0, zC] and passes E_sad at z_V
-    gV = lambda x: E_sad() - (E0 - ln.point(x)["h"])      # noqa: E731
+    gV = lambda x: E_sad() - (E0 - ln.point(x)["h"])
     zV = _bisect(gV, ln.z0, zC, tol)
     return glob("line crosses C; V = 0 first", event=("V", zV))
 
@@ -675,7 +675,7 @@ def _C_race(out, ln, th0, E0, w0, direction, glob, dps):
 def integrated(p, q, theta0, dps: int = 30, max_steps: int = 40000, rtol=None):
     """(class, FlowResult) of the repository integrator (`ReducedFlow(p, q, attention=True)`, local tolerance
     10^-(3dps/4)) from θ0, the end point named by `flow.critical_class` (the flow's own distances)."""
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         rtol = mp.mpf(10) ** (-(3 * dps // 4)) if rtol is None else rtol
     return integrate_class(Fraction(p), Fraction(q), tuple(Fraction(x) for x in theta0), dps=dps, attention=True,
                            rtol=rtol, max_steps=max_steps)
@@ -687,7 +687,7 @@ def compare_R3(p, q, theta0, dps: int = 30, limit: bool = True) -> dict:
     pr = predict_R3(p, q, theta0, dps=dps, limit=limit)
     cls, res = integrated(p, q, theta0, dps=dps)
     gap = None
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         if pr["limit"] is not None and res.converged:
             gap = max(abs(x - y) for x, y in zip(pr["limit"], res.theta))
     return {"theta0": [str(Fraction(x)) for x in theta0], "predicted": pr["class"], "integrated": cls,
@@ -705,7 +705,7 @@ def random_starts(n: int, seed: int, box=Fraction(2), den: int = 1000) -> list[t
 def station_w(e0, a0, regime: int, dps: int = 60) -> mp.mpf:
     """w0 with E0 - h_C = E_sad for the line through (e0, a0) (the C-race tie), on the branch of the regime
     (B_low for p+q > 1 with U0 < 0, B_mid for p+q < 1); the crossing of C found on the race direction."""
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         ln = Line(e0, a0)
         d = -1 if derived()["U"](mpf_exact(e0), mpf_exact(a0)) < 0 else 1
         name, zl, zr = _first_sign_change({"U": ln.cfun}, ln.z0, d, 60, guards=_guards(ln, d))
@@ -724,7 +724,7 @@ def boundary_starts(regime: int, ks=(2, 4, 8, 12), parts=("S", "sad", "st")) -> 
     rows = []
     if "S" in parts and regime > 0:
         for a0 in (Fraction(-1, 2), Fraction(1, 2)):
-            with mp.workdps(80):
+            with working(70):
                 eS = frac_of(mp.sqrt(sep_y(a0, dps=70)))
             for w0 in (Fraction(0), Fraction(1, 2)):
                 for k in ks:
@@ -735,7 +735,7 @@ def boundary_starts(regime: int, ks=(2, 4, 8, 12), parts=("S", "sad", "st")) -> 
         pts = [(Fraction(1, 2), Fraction(0)), (Fraction(-3, 10), Fraction(-1, 2))] if regime > 0 else \
               [(Fraction(1, 2), Fraction(0)), (Fraction(3, 10), Fraction(1, 2))]
         for e0, a0 in pts:
-            with mp.workdps(80):
+            with working(70):
                 wc = frac_of(w_c(e0, a0, regime, dps=70)[0])
             for k in ks:
                 dk = Fraction(1, 10**k)
@@ -743,7 +743,7 @@ def boundary_starts(regime: int, ks=(2, 4, 8, 12), parts=("S", "sad", "st")) -> 
                 rows.append({"part": "sad", "side": "w < w_c", "k": k, "theta": (e0, wc - dk, a0)})
     if "st" in parts:
         e0, a0 = Fraction(3, 2), Fraction(-1)
-        with mp.workdps(85):
+        with working(75):
             ws = frac_of(station_w(e0, a0, regime, dps=75))
         for k in ks:
             dk = Fraction(1, 10**k)
@@ -761,10 +761,11 @@ def dps_for(k) -> int:
 # `l2g flow --a0`: the prediction next to the integration
 # ---------------------------------------------------------------------------------------------
 
-def flow_prediction(p, q, theta0, dps: int = 30) -> dict:
-    """The predicted class and limit (decimal strings, `dps` digits) of `predict_R3`, for `l2g flow --a0`."""
-    pr = predict_R3(p, q, theta0, dps=max(dps, 30))
-    with mp.workdps(dps + GUARD):
+def flow_prediction(chain: NumericChain, theta0, dps: int = 30) -> dict:
+    """The predicted class and limit (decimal strings, `dps` digits) of `predict_R3` at `dps` digits, for
+    `l2g flow --a0`."""
+    pr = predict_R3(chain, None, theta0, dps=dps)
+    with working(dps):
         lim = None if pr["limit"] is None else [mp.nstr(x, dps) if x != 0 else "0" for x in pr["limit"]]
         return {"class": pr["class"], "limit": lim, "reason": pr["case"],
                 "a_inf": None if pr["a_inf"] is None else mp.nstr(pr["a_inf"], dps)}

@@ -36,7 +36,7 @@ from local2global.numeric.dynamics.basins import (TheoremsDoNotApply, bracketed_
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.numeric.evaluate.landscape import Landscape, compiled_model
-from local2global.numeric.precision import GUARD, limit_accuracy, limit_tolerances, to_accuracy
+from local2global.numeric.precision import limit_accuracy, limit_tolerances, to_accuracy, working
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def predict(p, q, theta0, dps: int = 50) -> UntiedPrediction:
     if chain.regime == 0:
         raise TheoremsDoNotApply("the untied classes assume p + q != 1 (G'(0) = 0 and A* = 0 there)")
     e0, w0, h0 = (Fraction(x) for x in theta0)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         A_star = Landscape(chain, untied=True).A_star()
         sA = _sgn(A_star)
         if w0 == 0:
@@ -194,21 +194,21 @@ def end_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | None:
     return None
 
 
-def flow_report(p, q, e0, w0, h0, dps: int = 30, progress: bool = False) -> dict:
+def flow_report(chain: NumericChain, e0, w0, h0, dps: int = 30, progress: bool = False) -> dict:
     """The JSON contract of `l2g flow --untied`: predicted {class, limit, reason}, integrated {class, limit,
     accuracy, t, status, ...}, the drifts of E_e and E_h, limit_gap and agree (as `basins.flow_report`)."""
     theta0 = (Fraction(e0), Fraction(w0), Fraction(h0))
-    rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "theta0": [str(x) for x in theta0], "dps": dps,
+    rep = {"p": str(chain.p), "q": str(chain.q), "theta0": [str(x) for x in theta0], "dps": dps,
            "model": "untied"}
     notes = []
     try:
-        pred = predict(p, q, theta0, dps=max(dps, 30))
+        pred = predict(chain, None, theta0, dps=dps)
     except TheoremsDoNotApply as ex:
         pred = None
         notes.append(str(ex))
-    fl = ReducedFlow(p, q, untied=True)
+    fl = ReducedFlow(chain, untied=True)
     res = fl.run(theta0, dps=dps, progress=progress)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         stationary = res.status == "stationary"
         cls = end_class(fl, res.theta, **limit_tolerances(dps, stationary)) if (res.converged and pred) else None
         rep["predicted"] = None if pred is None else {

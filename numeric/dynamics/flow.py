@@ -37,7 +37,7 @@ import mpmath as mp
 from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.numeric.evaluate.mpfr import MPFR, MPMATH, rebind, specialise
 from local2global.numeric.evaluate.landscape import Landscape, compiled_model
-from local2global.numeric.precision import (GUARD, flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
+from local2global.numeric.precision import (flow_atol, flow_dist_tol, flow_grad_tol, flow_rtol,
                                             limit_tolerances, working)
 
 
@@ -125,7 +125,7 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
     (correctly rounded in MPFR) can differ, in the last bit of the working precision.
     """
     ar = arithmetic
-    with mp.workdps(dps + GUARD), ar.context():
+    with working(dps), ar.context():
         rtol = flow_rtol(dps) if rtol is None else mp.mpf(rtol)
         atol = flow_atol(dps) if atol is None else mp.mpf(atol)
         grad_tol = flow_grad_tol(dps) if grad_tol is None else mp.mpf(grad_tol)
@@ -154,7 +154,7 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
 
         def result(status):
             m = ar.to_mpf
-            opt = lambda x: None if x is None else m(x)      # noqa: E731
+            opt = lambda x: None if x is None else m(x)
             return FlowResult(theta=[m(x) for x in y], t=m(t), status=status, steps=steps, rejected=rejected,
                               evals=evals, grad_norm=m(gnorm), distance=opt(dist), energy0=opt(E0),
                               energy_end=m(energy_fn(y)) if energy_fn else None,
@@ -414,11 +414,12 @@ def critical_class(flow: ReducedFlow, theta, *, tol_e, tol_sad, tol_A) -> str | 
     return None
 
 
-def integrate_class(p, q, theta0, dps: int = 30, attention: bool = False, **kw):
-    """(class of the integrated end point by the derived critical sets, or None; FlowResult)."""
-    fl = ReducedFlow(p, q, attention=attention)
+def integrate_class(p, q, theta0, dps: int = 30, attention: bool = False, flow: ReducedFlow | None = None, **kw):
+    """(class of the integrated end point by the derived critical sets, or None; FlowResult). `flow`: the caller's
+    `ReducedFlow` of this chain and model, else one is built."""
+    fl = flow if flow is not None else ReducedFlow(p, q, attention=attention)
     res = fl.run(theta0, dps=dps, **kw)
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         cls = (critical_class(fl, res.theta, **limit_tolerances(dps, res.status == "stationary"))
                if res.converged else None)
     return cls, res

@@ -68,7 +68,9 @@ from local2global.symbolic import basins as sbasins, energy as senergy
 
 from local2global.numeric.evaluate.arb import (acb_function, arb_rational, correct_digits, decimal_bounds,
                                                endpoints, precision)
+from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics.basins import regime_of, classify_theorem, integrate_class, predict
+from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.dynamics.initialisation import gaussian_starts
 
 CLASSES = ("local_min", "global_min", "saddle", "local_max")
@@ -211,9 +213,9 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
     sig = flint.acb(arb_rational(sigma))
     c = arb_rational(sigma) * flint.arb(2).sqrt()                # σ√2
     y_sad = M["minus_w_sad"]().real                                # -w_sad = 1/√2
-    tail = lambda y: M["tail"](flint.acb(y), sig).real           # noqa: E731  P(w < -y) = Φ_σ(-y)
-    mass0 = lambda y: M["mass0"](flint.acb(y), sig).real         # noqa: E731  P(-y < w < 0)
-    gfun = lambda x: M["g"](flint.acb(x)).real                   # noqa: E731
+    tail = lambda y: M["tail"](flint.acb(y), sig).real           # P(w < -y) = Φ_σ(-y)
+    mass0 = lambda y: M["mass0"](flint.acb(y), sig).real         # P(-y < w < 0)
+    gfun = lambda x: M["g"](flint.acb(x)).real
     eps = flint.arb(2) ** -goal
     side = "right" if regime > 0 else "left"
     kappa = -1 if regime > 0 else 1
@@ -222,7 +224,7 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
     def window(k):
         # ∫ over w from w_sad to -1/2 (right) or from -7/8 to w_sad (left), taken in r = |s|
         fs = M[f"s_{k}"][side]
-        f = lambda z, an: fs(z, _psi(kappa * z, an), sig, analytic=an)  # noqa: E731
+        f = lambda z, an: fs(z, _psi(kappa * z, an), sig, analytic=an)
         # a rough magnitude (steers the tolerance only): the largest of 17 point values times a width
         # below the peak's (~σ), so that it stays below the integral
         top = max(f(flint.acb(arb_rational(r_end * j / 16)), False).real.upper() for j in range(17))
@@ -237,7 +239,7 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
         total = const + window(k)
         if regime > 0:
             fv = M[f"v_{k}"]
-            f = lambda z, an, fv=fv: fv(z, sig, analytic=an)    # noqa: E731
+            f = lambda z, an, fv=fv: fv(z, sig, analytic=an)
             lo_v, hi_v = 1, 8
             while True:
                 total += _integrate(f, lo_v, hi_v, goal, scale=total.lower())
@@ -252,7 +254,7 @@ def _pieces(regime: int, sigma: Fraction, dps: int) -> dict:
         else:
             fw = M[f"w_{k}"]
             gw = M["g"]
-            f = lambda z, an, fw=fw: fw(z, gw(z, analytic=an), sig, analytic=an)   # noqa: E731
+            f = lambda z, an, fw=fw: fw(z, gw(z, analytic=an), sig, analytic=an)
             lo_w, hi_w = -2, W_LEFT
             while True:
                 total += _integrate(f, lo_w, hi_w, goal, scale=total.lower())
@@ -342,14 +344,16 @@ def monte_carlo(p, q, sigma, n: int = 2000, seed: int = 0, integrate: int = 0, d
         from tqdm import tqdm
         bar = tqdm(total=n, desc="Monte Carlo", unit="start", file=sys.stderr, disable=not sys.stderr.isatty(),
                    leave=False)
+    fl = ReducedFlow(p, q)                  # one chain and one flow for every start
+    chain = fl.landscape.chain
     try:
         for i, th in enumerate(gaussian_starts(sigma, n, seed, dim=2)):
-            _, cls = classify_theorem(p, q, th, dps=dps)
+            _, cls = classify_theorem(chain, None, th, dps=dps)
             counts[cls] += 1
-            if predict(p, q, th, dps=dps).limit_class != cls:
+            if predict(chain, None, th, dps=dps, flow=fl).limit_class != cls:
                 disagree_pred += 1
             if i < integrate:
-                icls, _ = integrate_class(p, q, th, dps=dps)
+                icls, _ = integrate_class(chain, None, th, dps=dps, flow=fl)
                 disagree_flow += icls != cls
             if bar is not None:
                 bar.update(1)
@@ -387,9 +391,10 @@ def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0, progress
     bound of |P - value|, 2 digits rounded up), "lo"/"hi" (decimal strings, rounded outward: the exact
     interval they denote contains P), "exact" (True for the measure-zero classes, P = 0 exactly). "sum_minus_1": the enclosure of P(I_min) + P(I*) - 1 (must contain
     0). With mc > 0 the Monte Carlo fractions and their z-scores against the enclosures."""
-    pr = certified_probabilities(p, q, sigma, dps=dps)
-    rep = {"p": str(Fraction(p)), "q": str(Fraction(q)), "sigma": str(Fraction(sigma)), "dps": dps,
-           "regime": "p+q>1" if regime_of(p, q) > 0 else "p+q<1",
+    chain = NumericChain.of(p, q)           # the one chain of `l2g prob`, passed down
+    pr = certified_probabilities(chain, None, sigma, dps=dps)
+    rep = {"p": str(chain.p), "q": str(chain.q), "sigma": str(Fraction(sigma)), "dps": dps,
+           "regime": "p+q>1" if regime_of(chain) > 0 else "p+q<1",
            "method": "certified: flint.acb.integral of the derived integrands + analytic end bounds (arb balls)",
            "working_precision_bits": pr["prec"]}
     with precision(pr["prec"]):
@@ -399,7 +404,7 @@ def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0, progress
         lo, hi = decimal_bounds(s, 3)
         rep["sum_minus_1"] = {"lo": lo, "hi": hi, "contains_0": bool(s.contains(0))}
         if mc:
-            r = monte_carlo(p, q, sigma, n=mc, seed=seed, integrate=min(mc, 5), progress=progress)
+            r = monte_carlo(chain, None, sigma, n=mc, seed=seed, integrate=min(mc, 5), progress=progress)
             m = rep["monte_carlo"] = {}
             for k in ("local_min", "global_min"):
                 f = r["fractions"][k]

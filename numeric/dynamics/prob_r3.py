@@ -317,10 +317,12 @@ QUADRATURE_COMPLEMENT = {Fraction(1, 20): "5.0375144682270580293e-32", Fraction(
 def estimate(sigma, regime: int, digits: int = 12) -> dict | None:
     """The quadrature estimate of P_min (and of 1 - P_min for p+q > 1) at a tabulated σ, else None."""
     import mpmath as mp
+
+    from local2global.numeric.precision import working
     s = Fraction(sigma)
     if s not in QUADRATURE:
         return None
-    with mp.workdps(40):
+    with working(40, guard=False):
         out = {"P_min": mp.nstr(mp.mpf(QUADRATURE[s][regime]), digits), "digits": digits,
                "method": "quadrature in line coordinates (research note §7), N = 20 vs 32 agree to 2e-22 relative; "
                          "an estimate, not an enclosure"}

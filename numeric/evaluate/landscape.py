@@ -21,7 +21,7 @@ import sympy as sp
 
 from local2global.numeric.chain import NumericChain
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
-from local2global.numeric.precision import GUARD, magnitude_digits
+from local2global.numeric.precision import GUARD, magnitude_digits, working
 from local2global.symbolic import symbols as S
 from local2global.symbolic import bias as sbias
 from local2global.symbolic import energy as senergy
@@ -311,7 +311,7 @@ class Landscape:
         """The mpmath precision context `at(theta, b, dps)` evaluates in: dps plus guard digits plus the digits
         the magnitudes of theta and b cost. The methods (`loss`, `grad`, `b_star`, ...) evaluated under it return
         the values `at` bundles, bit for bit, without the Hessians `at` also computes."""
-        return mp.workdps(dps + GUARD + magnitude_digits(*theta, b))
+        return working(dps, extra=magnitude_digits(*theta, b))
 
     def at(self, theta, b=None, dps: int = 50) -> PointValues:
         """A, b*, L(θ), its gradient and Hessian; with b also L(θ, b), its gradient and Hessian."""

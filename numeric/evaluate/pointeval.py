@@ -26,7 +26,7 @@ import sympy as sp
 from local2global.numeric.chain import NumericChain, exact
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.numeric.evaluate.landscape import Landscape
-from local2global.numeric.precision import GUARD, tolerance
+from local2global.numeric.precision import GUARD, tolerance, working
 from local2global.symbolic import symbols as S
 from local2global.symbolic.model import canonical_model
 
@@ -62,7 +62,7 @@ def _compiled_sets(attention: bool, bias: bool, untied: bool = False):
 
 def _condition_holds(cond, values: dict) -> bool:
     """Decide a solved set's condition exactly at rational (p, q, w)."""
-    if cond is sp.true or cond == True:   # noqa: E712 (sympy true)
+    if cond is sp.true or cond == True:   # noqa: E712 - SymPy's true is not Python's
         return True
     sub = {k: sp.Rational(v.numerator, v.denominator) for k, v in values.items() if v is not None}
     val = cond.subs(sub)
@@ -75,7 +75,7 @@ def membership(attention: bool, bias: bool, values: dict, dps: int, untied: bool
     """Names of the solved critical sets containing the point."""
     tol = tolerance(dps)
     found = []
-    with mp.workdps(dps + GUARD):
+    with working(dps):
         args = [mpf_exact(values[s]) if values.get(s) is not None else mp.mpf(0)
                 for s in (ARGS_UNTIED if untied else ARGS)]
         for name, zeros, residuals, nonzero, cond in (_compiled_sets(attention, bias, True) if untied
@@ -127,16 +127,16 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None, h=None) -> dict:
     theta = (e, w, a) if attention else ((e, w, h) if untied else (e, w))
     land = Landscape(chain, attention=attention, untied=untied)
     pv = land.at(theta, b, dps=dps)
-    with mp.workdps(dps + GUARD):
-        fmt = lambda x: mp.nstr(x, dps)        # noqa: E731
-        rows = lambda m: None if m is None else [[fmt(x) for x in row] for row in m]   # noqa: E731
+    with working(dps):
+        fmt = lambda x: mp.nstr(x, dps)
+        rows = lambda m: None if m is None else [[fmt(x) for x in row] for row in m]
         out = {"A": fmt(pv.A), "b_star": _b_star_text(chain, e, pv.b_star, dps, attention, untied),
                "loss": fmt(pv.loss),
                "grad": [fmt(x) for x in pv.grad], "hessian": rows(pv.hessian)}
         if w == 0:
             # w|w| is C^1 but not C^2: the Hessian does not exist on w = 0; give the one-sided limits instead
             out["hessian"] = None
-            with mp.workdps(dps + GUARD + 10):
+            with working(dps, extra=10):
                 out["hessian_one_sided"] = {side: rows(land.hessian_one_sided(theta, sgn))
                                             for side, sgn in (("w->0+", 1), ("w->0-", -1))}
             out["hessian_note"] = "undefined at w = 0 (w|w| is not twice differentiable): the one-sided Hessians are given"

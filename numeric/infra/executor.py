@@ -46,7 +46,7 @@ class SerialExecutor(Executor):
         fut: Future = Future()
         try:
             fut.set_result(fn(*args, **kwargs))
-        except BaseException as ex:      # delivered to the caller through the future, as a pool would
+        except BaseException as ex:      # noqa: BLE001 - delivered to the caller through the future, as a pool would
             fut.set_exception(ex)
         return fut
 

@@ -25,6 +25,7 @@ import sympy as sp
 import torch
 from torch.autograd.functional import jacobian
 
+from local2global.numeric.precision import working
 from local2global.numeric.transformer import canonical_map as cmap
 from local2global.numeric.transformer import fullmodel as fm
 from local2global.numeric.evaluate.landscape import Landscape
@@ -46,7 +47,7 @@ def symbolic_values(p, q, e, w, b=None, a=None, dps: int = 30, h=None) -> dict:
     {"vars", "b", "loss", "grad"} with grad a dict over (e, w[, a | h], b).
     """
     p, q, e, w = map(_exact, (p, q, e, w))
-    with mp.workdps(dps):
+    with working(dps, guard=False):
         extra = (("a", a),) if a is not None else ((("h", h),) if h is not None else ())
         theta = (e, w) + tuple(_exact(v) for _, v in extra)
         land = Landscape(p, q, attention=a is not None, untied=h is not None)
@@ -365,7 +366,7 @@ def initial_parameters(cfg: TrainConfig, g: torch.Generator) -> fm.FullParameter
     if cfg.init == "rank_one":
         signs = torch.where(torch.rand(d, generator=g) < 0.5, -1.0, 1.0).to(fm.DTYPE)
         al = signs / math.sqrt(d)
-        r = lambda *s: torch.randn(*s, dtype=fm.DTYPE, generator=g)      # noqa: E731
+        r = lambda *s: torch.randn(*s, dtype=fm.DTYPE, generator=g)
         aa = torch.outer(al, al)
         return fm.FullParameters(
             token=0.5 * signs, positional=(-0.25 + 0.05 * r(N, 1)) * signs,

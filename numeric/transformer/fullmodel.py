@@ -95,7 +95,7 @@ class FullParameters:
 
 def zeros(d: int, N: int) -> FullParameters:
     """All-zero parameters of dimension d for sequences of length up to N."""
-    z = lambda *s: torch.zeros(*s, dtype=DTYPE)     # noqa: E731
+    z = lambda *s: torch.zeros(*s, dtype=DTYPE)
     return FullParameters(z(d), z(N, d), z(d, d), z(d, d), z(d, d), z(4 * d, d), z(d, 4 * d), z(()))
 
 

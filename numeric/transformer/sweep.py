@@ -129,10 +129,6 @@ class Grid:
         return len(self.chains) * len(self.sigmas) * self.seeds
 
 
-def default_grid(seeds: int = DEFAULT_SEEDS, **training) -> Grid:
-    return Grid(DEFAULT_CHAINS, DEFAULT_SIGMAS, seeds, tuple(sorted(training.items())))
-
-
 def quick_grid(**training) -> Grid:
     return Grid(QUICK_CHAINS, QUICK_SIGMAS, DEFAULT_SEEDS, tuple(sorted(training.items())))
 

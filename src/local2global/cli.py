@@ -104,7 +104,7 @@ def main(argv=None) -> int:
         # meanwhile, ...), not the input: exit 1
         print(f"l2g: error: {' '.join(_os_error(ex).split())}", file=sys.stderr)
         return 1
-    except Exception as ex:                                  # noqa: BLE001 - a user never sees a traceback
+    except Exception as ex:                                  # a user never sees a traceback
         if os.environ.get("L2G_TRACEBACK"):
             raise
         msg = " ".join(f"{type(ex).__name__}: {ex}".split())[:300]

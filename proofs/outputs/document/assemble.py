@@ -121,9 +121,9 @@ def _title(c) -> str:
 
 
 def _statement(s: str) -> str:
-    """A claim's statement (LaTeX text from the registry) without pointers to documents the reader lacks; a
-    claim id named in the text (`thm5.formula_sheet_reading`) is set as code, its underscores escaped."""
-    text = reader.formula_sheet(str(s)).strip()
+    """A claim's statement (LaTeX text from the registry); a claim id named in the text
+    (`thm5.formula_sheet_reading`) is set as code, its underscores escaped."""
+    text = str(s).strip()
     from local2global.proofs._registry import REGISTRY
     ids = sorted(REGISTRY, key=len, reverse=True)
     if not ids:

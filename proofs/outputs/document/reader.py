@@ -10,7 +10,6 @@ writes text in LaTeX:
 * `authored`: the registry's titles and erratum notes and the report's result titles, written by people in plain
   text with a few conventions of their own (``R^3``, ``Theta_station``, ``x_n``, ``t^(1/3)``, ``oo``, ``->``,
   ``A*``), set as the paper would; no other rewriting;
-* `formula_sheet`: a claim statement without the references to a formula sheet the reader does not have.
 """
 from __future__ import annotations
 
@@ -140,10 +139,3 @@ def authored(s: str) -> str:
     return "".join(out)
 
 
-def formula_sheet(s: str) -> str:
-    """Drop references to the authors' formula sheet (a document the reader does not have) from a statement."""
-    s = re.sub(r"\s*\((?:the )?formula sheet(?:'s)?[^()]*\)", "", s)
-    s = re.sub(r"\s*(?:of|in|from|per) (?:the )?formula sheet(?:'s)?\s*(?:\\S\{\}|§)?\s*\d*(?:\.\d+)?", "", s)
-    s = re.sub(r"(?:the |The )?formula sheet's\s+", lambda m: "the " if m.group(0)[0] == "t" else "The ", s)
-    s = re.sub(r"\bformula sheet\s*(?:\\S\{\}|§)?\s*\d*\s*", "", s)
-    return s

@@ -32,7 +32,7 @@ import sympy as sp
 from local2global.numeric.dynamics import basins as nbasins
 from local2global.numeric.evaluate import engine
 from local2global.numeric.dynamics.flow import ReducedFlow
-from local2global.numeric.precision import limit_tolerances
+from local2global.numeric.precision import limit_tolerances, working
 from local2global.numeric.infra.cache import cache_folder, cached_json, source_hash
 from local2global.proofs.outputs.figures.plotting import figure, plt
 from local2global.symbolic.model import canonical_model
@@ -87,7 +87,7 @@ def _flows(p, q, starts, dps=15):
     for th0 in starts:
         res = fl.run(th0, dps=dps, record=True, max_steps=4000)
         path = np.array([[float(x) for x in th] for _, th in res.path])
-        with mp.workdps(dps):
+        with working(dps, guard=False):
             cls = (nbasins.critical_class(fl, res.theta, **limit_tolerances(dps)) if res.converged else None)
         out.append((path, cls))
     return out

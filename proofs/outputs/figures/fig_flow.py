@@ -11,15 +11,11 @@ derivations document and the site caption them (`proofs.outputs.document.figures
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
-import sympy as sp
 
-from local2global.symbolic import symbols as S
 from local2global.numeric.chain import NumericChain
 from local2global.numeric.evaluate import engine
-from local2global.symbolic import energy as senergy, landscape as sland
 
 from local2global.proofs.outputs.figures.plotting import figure, plt
 from local2global.symbolic.model import canonical_model

@@ -19,6 +19,7 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 
+from local2global.numeric.precision import working
 from local2global.numeric.dynamics import basins_r3 as nr3
 from local2global.proofs.outputs.figures.fig_attention import CLASS_COLORS
 from local2global.proofs.outputs.figures.plotting import figure, plt
@@ -41,13 +42,13 @@ def _separatrix(n: int = 91):
     """(a, e_S(a)) on S for a in A_RANGE (e_S = sqrt(y_S(a)))."""
     a_lo, a_hi = A_RANGE
     pts = [a_lo + (a_hi - a_lo) * Fraction(k, n - 1) for k in range(n)]
-    with mp.workdps(DPS + 10):
+    with working(DPS):
         return np.array([float(x) for x in pts]), np.array([float(mp.sqrt(nr3.sep_y(x, dps=DPS))) for x in pts])
 
 
 def _threshold_curve(regime: int, a0=Fraction(0), n: int = 60):
     """(e, w_c(e, a0)) for 0 < e < e_S(a0) (regime +1: w_c on B_mid; -1: w_c' on B_low)."""
-    with mp.workdps(DPS + 10):
+    with working(DPS):
         eS = mp.sqrt(nr3.sep_y(a0, dps=DPS))
         es, ws = [], []
         for k in range(1, n):
@@ -66,7 +67,7 @@ def _delta_grid():
     As = [a_lo + (a_hi - a_lo) * Fraction(k, GRID_D - 1) for k in range(GRID_D)]
     Es = [Fraction(E_MAX) * Fraction(k, GRID_D) for k in range(1, GRID_D + 1)]
     D = np.full((len(Es), len(As)), np.nan)
-    with mp.workdps(DPS + 10):
+    with working(DPS):
         for j, av in enumerate(As):
             yS = nr3.sep_y(av, dps=DPS)
             for i, ev in enumerate(Es):
@@ -136,7 +137,7 @@ def fig_r3_basins():
     # (d) the slice w0 = -1/2, p+q > 1
     ax = axes[1, 1]
     As, Es, D = _delta_grid()
-    with mp.workdps(DPS + 10):
+    with working(DPS):
         level = float(nr3.E_sad() - nr3.f_of(mp.mpf(-1) / 2))    # local min iff Δ < E_sad - f(w0)
     ax.set_facecolor(orange)
     EE = np.concatenate([-Es[::-1], Es])

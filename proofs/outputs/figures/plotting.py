@@ -17,13 +17,13 @@ import logging
 
 import matplotlib
 
+from local2global.numeric.infra.atomic import atomic_write
+
 # matplotlib embeds subsets of its bundled Computer Modern fonts through fontTools, which warns on stderr that
 # those font files carry a header date before 1970: a fact about the font files, not about our figures
 logging.getLogger("fontTools.ttLib.tables._h_e_a_d").setLevel(logging.ERROR)
 matplotlib.use("Agg")          # no display; also the only backend whose PNG output we pin down
-import matplotlib.pyplot as plt  # noqa: E402
-
-from local2global.numeric.infra.atomic import atomic_write  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402 - after the backend is chosen
 
 FIGURES: dict[str, Callable[[], "matplotlib.figure.Figure"]] = {}
 DPI = 150

@@ -52,9 +52,37 @@ def probability(text: str, name: str) -> Fraction:
     return v
 
 
-def precision(text, name="--dps", lo: int = 15, hi: int = 1000) -> int:
-    """A working precision in decimal digits, lo <= dps <= hi."""
-    return integer(text, name, lo, hi)
+#: Every command's --dps, in one table: (lowest, highest, default) decimal digits. The numeric layer honours the
+#: value it is given (nothing is raised behind the user's back); the bounds say where a result is meaningful and
+#: affordable:
+#: - 30 at least where many values are held to the equality tolerance 10^-(dps - SLACK) (the sampled checks of
+#:   check/verify/all, the boundary suite's starts 10^-20 from a boundary) or enclosed in balls (prob, basins);
+#: - 15 at least for one flow or one point: its prediction, integration and classification run at the same
+#:   digits, with tolerances derived from them (numeric/precision.py);
+#: - a flow's cost grows steeply with the digits: 100 at most; a point evaluation is cheap and its digits are the
+#:   output itself: eval goes to 1000; 200 elsewhere.
+DPS = {
+    "eval": (15, 1000, 50),
+    "flow": (15, 100, 30),
+    "flow --suite": (30, 100, 50),
+    "prob": (30, 200, 40),
+    "basins": (30, 200, 40),
+    "check": (30, 200, 50),
+    "verify": (30, 200, 50),
+    "all": (30, 200, 50),
+}
+
+
+def dps_help(command: str, what: str) -> str:
+    """The --dps help of `command`: what the digits are for, and the range and default of `DPS`."""
+    lo, hi, default = DPS[command]
+    return f"{what} ({lo}..{hi}, default {default})"
+
+
+def dps_of(text, command: str) -> int:
+    """The --dps of `command` (`None`: its default), validated against its row of `DPS`."""
+    lo, hi, default = DPS[command]
+    return integer(default if text is None else text, "--dps", lo, hi)
 
 
 def integer(text, name: str, lo: int, hi: int) -> int:

@@ -2,7 +2,7 @@
 (default ./build); every path it writes is validated before any work."""
 from __future__ import annotations
 
-from ._common import TerminalProgress, UsageError, integer, output_dir, plural, precision, progress_enabled
+from ._common import TerminalProgress, UsageError, integer, dps_help, dps_of, output_dir, plural, progress_enabled
 
 NAME = "all"
 HELP = "the main job: proof checks, report, figures, derivations (PDF if pdflatex is installed), notebooks"
@@ -21,7 +21,7 @@ def add_arguments(p):
     p.add_argument("--out", default=None, metavar="DIR", help="output folder (default ./build)")
     p.add_argument("--only", nargs="+", metavar="SEL", help="run only these checks (ids, prefixes, paper labels); "
                                                             "needs --out")
-    p.add_argument("--dps", default="50", help="working precision of the sampled checks (default 50)")
+    p.add_argument("--dps", default=None, help=dps_help("all", "working precision of the sampled checks"))
     p.add_argument("--workers", default=None, metavar="N",
                    help="processes running the checks (default: one per CPU core; the results do not depend on it)")
     p.add_argument("--no-figures", action="store_true", help="skip the figures")
@@ -39,7 +39,7 @@ def run(args) -> int:
         raise UsageError("--only runs part of the checks: pass --out DIR as well, so the full build in ./build "
                          "is not replaced by a partial one")
     out = output_dir(args.out if args.out is not None else "build", "--out", files=OUT_FILES, folders=OUT_FOLDERS)
-    dps = precision(args.dps, lo=30, hi=200)
+    dps = dps_of(args.dps, "all")
     workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
     from local2global.proofs import select
     try:

@@ -7,7 +7,7 @@ import json
 import re
 from fractions import Fraction
 
-from ._common import ComputationError, UsageError, add_json_flag, exact_number, integer, precision, probability, shown
+from ._common import ComputationError, UsageError, add_json_flag, dps_help, dps_of, exact_number, integer, probability, shown
 
 NAME = "basins"
 HELP = ("P(theta_lim is a local minimum) for the flow with attention in R^3, theta0 ~ N(0, sigma^2 I_3) (Thms A/B, "
@@ -24,7 +24,7 @@ def add_arguments(parser):
     parser.add_argument("--p", required=True, help="switching probability p in (0, 1)")
     parser.add_argument("--q", required=True, help="switching probability q in (0, 1); p + q != 1")
     parser.add_argument("--sigma", required=True, help="standard deviation sigma, 1/1000 <= sigma <= 10")
-    parser.add_argument("--dps", default="40", help="ball precision in decimal digits (30..200, default 40); "
+    parser.add_argument("--dps", default=None, help=dps_help("basins", "ball precision in decimal digits") + "; "
                         "at most 20 digits of a bound are printed, rounded outward")
     parser.add_argument("--mc", default="0", help="Monte Carlo samples of the classification (0..100000, default 0)")
     parser.add_argument("--seed", default="0", help="Monte Carlo seed (default 0)")
@@ -44,7 +44,7 @@ def run(args) -> int:
     sigma = exact_number(args.sigma, "--sigma")
     if not Fraction(1, 1000) <= sigma <= 10:
         raise UsageError(f"--sigma must lie in [1/1000, 10], got {shown(args.sigma)}")
-    dps = precision(args.dps, lo=30, hi=200)
+    dps = dps_of(args.dps, "basins")
     mc = integer(args.mc, "--mc", 0, 10**5)
     seed = integer(args.seed, "--seed", 0, 2**32)
     workers = integer(args.workers, "--workers", 1, 64) if args.workers is not None else None

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from ._common import UsageError, add_json_flag, integer, kernel_step, output_dir, plural, precision, progress_enabled
+from ._common import UsageError, add_json_flag, dps_help, dps_of, integer, kernel_step, output_dir, plural, progress_enabled
 
 NAME = "check"
 HELP = "run the proof checks of the paper's claims (status per claim, with negative controls)"
@@ -30,7 +30,7 @@ OUT_FILES = ("checks.json", "report.md", "report.json", "dependencies.png", "dep
 def add_arguments(p):
     p.add_argument("--only", nargs="+", metavar="SEL",
                    help="claim ids, id prefixes or paper labels ('Lemma 12', 'Thm 2 (ii)', 'Fig. 1', 'Eq. 3')")
-    p.add_argument("--dps", default="50", help="working precision in digits for sampled checks (default 50, min 30)")
+    p.add_argument("--dps", default=None, help=dps_help("check", "working precision in digits for sampled checks"))
     add_json_flag(p, "the records (with --list: the selected claims)")
     p.add_argument("--list", action="store_true", help="list the selected claims without running them")
     p.add_argument("--kernel", action="store_true",
@@ -55,7 +55,7 @@ def format_list(claims) -> str:
 
 def run(args) -> int:
     # every input, and the folder we will write, is checked before the registry is even imported
-    dps = precision(args.dps, lo=30, hi=200)
+    dps = dps_of(args.dps, "check")
     workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
     out = args.out if args.out is not None else (None if args.only else "build")
     if out is not None and not args.list:

@@ -9,7 +9,7 @@ import json
 
 from fractions import Fraction
 
-from ._common import UsageError, add_json_flag, computation_error, exact_number, precision, probability
+from ._common import UsageError, add_json_flag, computation_error, dps_help, dps_of, exact_number, probability
 
 NAME = "eval"
 HELP = ("evaluate A, b*, the reduced loss, its gradient and Hessian (and with --b the loss in R^3) at a point; "
@@ -32,7 +32,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--untied", action="store_true", help="the model without weight tying (the paper's premise "
                         "dropped): the head is h alpha, evaluate in R^3 = (e, w, h) and with --b in R^4 (needs --h)")
     parser.add_argument("--h", default=None, help="head scale h of the untied model (with --untied; h = e is tying)")
-    parser.add_argument("--dps", default="50", help="significant digits (15..1000, default 50)")
+    parser.add_argument("--dps", default=None, help=dps_help("eval", "significant digits"))
     add_json_flag(parser, "the values")
 
 
@@ -48,7 +48,7 @@ def _point(args):
     e = _bounded(exact_number(args.e, "--e"), "--e")
     w = _bounded(exact_number(args.w, "--w"), "--w")
     b = None if args.b is None else _bounded(exact_number(args.b, "--b"), "--b")
-    dps = precision(args.dps, "--dps", lo=15, hi=1000)
+    dps = dps_of(args.dps, "eval")
     return p, q, e, w, b, dps
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import sys
 
-from ._common import (UsageError, add_json_flag, bounded, computation_error, exact_number, integer, output_file,
-                      plural, precision, probability, progress_enabled, write_atomic)
+from ._common import (UsageError, add_json_flag, bounded, computation_error, dps_help, dps_of, exact_number, integer,
+                      output_file,
+                      plural, probability, progress_enabled, write_atomic)
 
 NAME = "flow"
 HELP = ("Gradient flow in R^2 from (e0, w0): the basin of Thm 2/8, the analytic limit (energy contour "
@@ -38,8 +39,8 @@ def add_arguments(parser):
                         "(e, w, h) (needs --h0): the limit predicted from its two conserved quantities next to an "
                         "integrated flow")
     parser.add_argument("--h0", default=None, help="initial head scale h0 of the untied model (|h0| <= 10; with --untied)")
-    parser.add_argument("--dps", default=None,
-                        help="working precision in digits (15..100, default 30; with --suite 30..100, default 50)")
+    parser.add_argument("--dps", default=None, help=dps_help("flow", "working precision in digits") + "; "
+                        + dps_help("flow --suite", "with --suite"))
     add_json_flag(parser, "the report (with --suite: the rows)")
     parser.add_argument("--suite", action="store_true",
                         help="boundary suite: p=q=0.9, p=q=0.1, (0.6, 0.8), (0.2, 0.3); k = 1, 5, 10, 15, 20")
@@ -72,7 +73,7 @@ def run(args) -> int:
     q = probability(args.q, "--q")
     e0 = bounded(exact_number(args.e0, "--e0"), "--e0", 10)
     w0 = bounded(exact_number(args.w0, "--w0"), "--w0", 10)
-    dps = precision(args.dps or "30", lo=15, hi=100)
+    dps = dps_of(args.dps, "flow")
     if args.h0 is not None and not args.untied:
         raise UsageError("--h0 is the initial head scale of the untied model: it needs --untied")
     if args.untied:
@@ -83,7 +84,7 @@ def run(args) -> int:
         h0 = bounded(exact_number(args.h0, "--h0"), "--h0", 10)
         from local2global.numeric.dynamics import basins_untied
         try:
-            rep = basins_untied.flow_report(p, q, e0, w0, h0, dps=dps, progress=progress_enabled())
+            rep = basins_untied.flow_report(_chain(p, q), e0, w0, h0, dps=dps, progress=progress_enabled())
         except (ValueError, ArithmeticError) as ex:
             raise computation_error("the flow from this start", ex, dps) from None
         print(json.dumps(rep, indent=2) if args.json else basins_untied.flow_report_text(rep))
@@ -92,18 +93,24 @@ def run(args) -> int:
         a0 = bounded(exact_number(args.a0, "--a0"), "--a0", 10)
         from local2global.numeric.dynamics.basins import attention_flow
         try:
-            rep = attention_flow(p, q, e0, w0, a0, dps=dps)
+            rep = attention_flow(_chain(p, q), e0, w0, a0, dps=dps)
         except (ValueError, ArithmeticError) as ex:
             raise computation_error("the flow from this start", ex, dps) from None
         print(json.dumps(rep, indent=2) if args.json else attention_text(rep))
         return 0
     from local2global.numeric.dynamics import basins    # heavy imports only after validation
     try:
-        rep = basins.flow_report(p, q, e0, w0, dps=dps, progress=progress_enabled())
+        rep = basins.flow_report(_chain(p, q), e0, w0, dps=dps, progress=progress_enabled())
     except (ValueError, ArithmeticError) as ex:       # e.g. mpmath's findroot not converging for w0 = 1e-50
         raise computation_error("the flow from this start", ex, dps) from None
     print(json.dumps(rep, indent=2) if args.json else basins.flow_report_text(rep))
     return 0
+
+
+def _chain(p, q):
+    """The one chain of this command (validated (p, q), regime and mpf values computed once), passed down."""
+    from local2global.numeric.chain import NumericChain
+    return NumericChain(p, q)
 
 
 def attention_text(rep: dict) -> str:
@@ -136,7 +143,7 @@ def _ks(text) -> tuple[int, ...]:
 
 
 def _suite(args) -> int:
-    dps = precision(args.dps or "50", lo=30, hi=100)
+    dps = dps_of(args.dps, "flow --suite")
     ks = _ks(args.integrate_k if args.integrate_k is not None else "20")
     jobs = integer(args.jobs, "--jobs", lo=1, hi=64) if args.jobs is not None else None    # None: one per core
     if args.out is not None:

@@ -66,7 +66,7 @@ def _table(res: dict) -> str:
     rows = [("", "symbolic", "full model", "difference"),
             ("loss", sym["loss"], full["loss"], full["loss"] - sym["loss"])]
     rows += [(f"dL/d{n}", sym["grad"][n], full["grad"][n], full["grad"][n] - sym["grad"][n]) for n in sym["grad"]]
-    fmt = lambda v: v if isinstance(v, str) else f"{v:.17g}"      # noqa: E731
+    fmt = lambda v: v if isinstance(v, str) else f"{v:.17g}"
     cells = [[fmt(v) for v in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(4)]
     lines = ["  ".join(c.ljust(wd) for c, wd in zip(r, widths)).rstrip() for r in cells]

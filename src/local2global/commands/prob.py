@@ -5,7 +5,7 @@ import json
 import sys
 from fractions import Fraction
 
-from ._common import UsageError, add_json_flag, exact_number, precision, probability, progress_enabled
+from ._common import UsageError, add_json_flag, dps_help, dps_of, exact_number, probability, progress_enabled
 
 NAME = "prob"
 HELP = ("P(theta0 in I_min), P(theta0 in I*) for theta0 ~ N(0, sigma^2 I_2): certified enclosures (arb ball "
@@ -19,8 +19,8 @@ def add_arguments(parser):
     parser.add_argument("--p", required=True, help="switching probability p in (0, 1)")
     parser.add_argument("--q", required=True, help="switching probability q in (0, 1)")
     parser.add_argument("--sigma", required=True, help="standard deviation sigma, 1/1000 <= sigma <= 10")
-    parser.add_argument("--dps", default="40",
-                        help="working precision in decimal digits (30..200, default 40); the enclosures are "
+    parser.add_argument("--dps", default=None,
+                        help=dps_help("prob", "working precision in decimal digits") + "; the enclosures are "
                              "about 10^-dps relative (never wider than 10^-(dps/2)) and at most dps digits are printed")
     parser.add_argument("--mc", default="0", help="Monte Carlo samples for a cross-check (default 0: none)")
     parser.add_argument("--seed", default="0", help="Monte Carlo seed (default 0)")
@@ -45,7 +45,7 @@ def run(args) -> int:
     # the certified integration becomes slow (minutes at 1/5000); refused rather than left running
     if not Fraction(1, 1000) <= sigma <= 10:
         raise UsageError(f"--sigma must lie in [1/1000, 10], got {args.sigma}")
-    dps = precision(args.dps, lo=30, hi=200)
+    dps = dps_of(args.dps, "prob")
     mc = _count(args.mc, "--mc", 10**6)
     seed = _count(args.seed, "--seed", 2**32)
     if p + q == 1:

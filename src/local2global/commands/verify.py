@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ._common import UsageError, add_json_flag, integer, kernel_step, plural, precision, progress_enabled, shown
+from ._common import UsageError, add_json_flag, dps_help, dps_of, integer, kernel_step, plural, progress_enabled, shown
 
 NAME = "verify"
 HELP = ("print the trust base of a numbered result or a claim: its status line, the claims it rests on, its steps "
@@ -31,7 +31,7 @@ def add_arguments(p):
     p.add_argument("selector", metavar="SEL", help="a numbered result ('Thm 11', 'Lemma 15') or a claim id")
     p.add_argument("--records", default=None, metavar="FILE",
                    help="read the records of an earlier run (checks.json or report.json) instead of running the checks")
-    p.add_argument("--dps", default="50", help="working precision in digits for sampled checks (default 50, min 30)")
+    p.add_argument("--dps", default=None, help=dps_help("verify", "working precision in digits for sampled checks"))
     p.add_argument("--workers", default=None, metavar="N",
                    help="processes running the checks (default: one per CPU core; the records do not depend on it)")
     p.add_argument("--no-kernel", action="store_true",
@@ -119,7 +119,7 @@ def format_text(rep: dict) -> str:
 
 
 def run(args) -> int:
-    dps = precision(args.dps, lo=30, hi=200)
+    dps = dps_of(args.dps, "verify")
     workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
     if not str(args.selector).strip():
         raise UsageError("SEL is empty: give a numbered result ('Thm 11') or a claim id")

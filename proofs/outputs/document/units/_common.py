@@ -10,7 +10,7 @@ from local2global.symbolic.latex import latex, name as latex_name
 from local2global.symbolic.model import canonical_model
 
 from ..layout import in_pi, math as m, tidy
-from ..registry import Block, Entry, section
+from ..unit import Block, Entry, section
 
 __all__ = ["S", "latex", "latex_name", "M", "MA", "CHAIN", "m", "P", "in_pi", "Block", "Entry", "section",
            "sets_list", "CLASS_WORDS", "t", "pt", "show", "show_all"]
