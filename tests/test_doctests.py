@@ -13,10 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"symbolic": "local2global.symbolic", "numeric": "local2global.numeric", "proofs": "local2global.proofs",
             "src/local2global": "local2global", "notebooks": "local2global.notebooks"}
 #: modules whose examples are known to fail, with the reason; strict, so a fixed example fails until it is removed
-KNOWN_FAILING = {
-    "local2global.proofs.kernel.coq": "the kernel printer is being written on main; its example shows the "
-                                      "parenthesisation it is meant to print, not the one it prints at this commit",
-}
+KNOWN_FAILING: dict[str, str] = {}
 
 
 def modules_with_examples() -> list[str]:

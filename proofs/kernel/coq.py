@@ -22,7 +22,7 @@ statement is not kernel-checkable by this generator, and the step keeps the stre
 >>> import sympy as sp
 >>> p, q = sp.symbols("p q", positive=True)
 >>> term(p * q / (p + q) ** 2 - sp.Rational(1, 2))
-'(p * q / (p + q) ^ 2 - (1 / 2))'
+'((p * q / (p + q) ^ 2) - (1 / 2))'
 """
 from __future__ import annotations
 
