@@ -758,9 +758,19 @@ def test_in_a_browser_a_gaussian_cloud_matches_the_certified_probability(explore
     assert _errors(explorer) == []
 
 
+def _full_page_screenshot(driver, path) -> None:
+    """The whole page as a PNG (beyond the window: the legend below the plot too), by the DevTools protocol."""
+    import base64
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+    Path(path).write_bytes(base64.b64decode(shot["data"]))
+
+
 def test_in_a_browser_screenshots_of_both_regimes(explorer):
-    """Screenshots for the record (looked at by a person): p = q = 0.9 and 0.1 in R^2 with trajectories and a
-    cloud, and the R^3 slice a0 = 0 in both regimes."""
+    """Screenshots for the record (looked at by a person), the whole page: p = q = 0.9 and 0.1 in R^2 with
+    trajectories and a cloud, and the R^3 slice a0 = 0 in both regimes."""
     out = REPO / "build"
     out.mkdir(exist_ok=True)
     for p, tag in (("9/10", "p09"), ("1/10", "p01")):
@@ -769,11 +779,11 @@ def test_in_a_browser_screenshots_of_both_regimes(explorer):
         explorer.execute_script("L2G.cloud(300, 3, '1/2')")
         for e0, w0 in ((0.5, -0.5), (0.3, -1.5), (1.0, 1.0), (0.3, -0.4), (-1.5, -1.5)):
             explorer.execute_script("L2G.start([arguments[0], arguments[1]])", e0, w0)
-        explorer.save_screenshot(str(out / f"explorer_r2_{tag}.png"))
+        _full_page_screenshot(explorer, out / f"explorer_r2_{tag}.png")
         explorer.execute_script("L2G.setView('r3'); L2G.setA0(0)")
         for e0, w0 in ((0.5, -0.5), (0.6, 0.5), (1.8, -0.2), (0.4, -1.4)):
             explorer.execute_script("L2G.start([arguments[0], arguments[1], 0])", e0, w0)
-        explorer.save_screenshot(str(out / f"explorer_r3_{tag}.png"))
+        _full_page_screenshot(explorer, out / f"explorer_r3_{tag}.png")
     explorer.execute_script("L2G.setView('r2')")
     assert _errors(explorer) == []
 

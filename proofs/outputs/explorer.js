@@ -678,13 +678,14 @@ const SPECIAL = {
       if (pr.class === cls) agree++;
       points.push([th[0], th[1], cls]);
     }
-    state.cloud = { view: state.view, points: points };
-    drawOverlay();
     const out = { n: n, seed: seed, sd: sigmaText, dim: dim, counts: counts, agree: agree, ms: performance.now() - t0,
                   certified: dim === 2 && regime() !== 0 && DATA.prob[regimeKey()] ? DATA.prob[regimeKey()][sigmaText] : null };
+    state.cloud = { view: state.view, points: points, report: out };
+    drawOverlay();
     cloudReport(out);
     return out;
   }
+  function noCloudReport() { byId("xp-cloud-table").innerHTML = "<tr><td class=\"none\">run a cloud</td></tr>"; }
   function cloudReport(out) {
     const classes = out.dim === 2 ? ["local_min", "global_min", "saddle", "local_max"]
                                   : ["local_min", "global_min", "saddle", "local_max", "station", "unbounded"];
@@ -738,7 +739,7 @@ const SPECIAL = {
   }
   function setChain(pv, qv) {
     if (!(pv > 0 && pv < 1 && qv > 0 && qv < 1)) return false;
-    state.pv = pv; state.qv = qv; state.paths = []; state.cloud = null;
+    state.pv = pv; state.qv = qv; state.paths = []; state.cloud = null; noCloudReport();
     showChain(); redraw(); updateLink();
     return true;
   }
@@ -746,6 +747,9 @@ const SPECIAL = {
     state.view = v;
     byId("xp-view-" + v).checked = true;
     byId("xp-ae-wrap").style.display = v === "r3" ? "" : "none";
+    // the cloud's table belongs to the view it was run in (as its dots do)
+    if (state.cloud && state.cloud.view === v) cloudReport(state.cloud.report);
+    else noCloudReport();
     redraw(); updateLink();
   }
   function setA0(v) {
@@ -797,7 +801,7 @@ const SPECIAL = {
     byId("xp-a0-range").addEventListener("input", function () { setA0(Number(byId("xp-a0-range").value)); });
     byId("xp-a0").addEventListener("change", function () { setA0(Number(byId("xp-a0").value)); });
     byId("xp-go").addEventListener("click", startFromFields);
-    byId("xp-clear").addEventListener("click", function () { state.paths = []; state.cloud = null; drawOverlay(); });
+    byId("xp-clear").addEventListener("click", function () { state.paths = []; state.cloud = null; noCloudReport(); drawOverlay(); });
     byId("xp-cloud").addEventListener("click", function () {
       cloud(Math.max(1, Math.min(5000, Math.floor(Number(byId("xp-n").value)) || 400)), Math.floor(Number(byId("xp-seed").value)) >>> 0, sel.value);
     });
