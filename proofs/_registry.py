@@ -9,7 +9,8 @@ The status ladder says what a check established (and nothing more):
 * `sampled`: numerical evidence (how many points or flows, at how many digits, over which region);
 * `experiment`: a training run (seeds, sizes, optimizer, steps) read from the cache of `l2g all`;
 * `erratum`: the printed form fails, our corrected form passes (with its own strength) and the control fails;
-* `open`: no machine check (the reason is recorded); `failed`: our own check broke.
+* `open`: no machine check (the reason is recorded); `failed`: our own check broke, or (an experiment) the
+  measured runs contradict the prediction it states (its failing step says where).
 
 A claim's own strength is what its check showed on the printed form (and only if the same check rejected the
 negative control). Its `status` is the weakest of its own strength and the strengths of every claim it uses,

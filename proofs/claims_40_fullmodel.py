@@ -1060,13 +1060,53 @@ def _setting(cfg) -> str:
             f"{cfg.steps} steps, float64, loss {'exact (all 2^N sequences)' if cfg.exact_loss else 'estimated'}")
 
 
-def _paper_setting(data, fig: str) -> str:
+def _paper_setting(data, fig: str) -> list[tuple[str, str]]:
+    """The values that say how a paper-setting figure was trained: the setting with the learning-rate rule's
+    outcome, and the training's wall time as stored with the cached groups (`_paper_wall`)."""
     lr = data["lr"]
     tried = "; ".join(f"{x:g} {what}" for x, what in lr["tried"])
-    return (f"{nexp.PAPER_STATED[fig]}: SGD rate {lr['lr']:g} (the largest of "
-            f"{', '.join(f'{x:g}' for x in nexp.LR_CANDIDATES)} whose seed-0 pilot does not diverge: {tried}); "
-            f"{len(data['runs'] if fig != 'fig4' else data['runs']['standard'])} seeds, {data['device']}, float64, the loss "
-            f"estimated on {nexp.PAPER_FIG3['test_sequences']} held-out sampled sequences")
+    return [("setting", f"{nexp.PAPER_STATED[fig]}: SGD rate {lr['lr']:g} (the largest of "
+                        f"{', '.join(f'{x:g}' for x in nexp.LR_CANDIDATES)} whose seed-0 pilot does not diverge: {tried}); "
+                        f"{len(data['runs'] if fig != 'fig4' else data['runs']['standard'])} seeds, {data['device']}, "
+                        f"float64, the loss estimated on {nexp.PAPER_FIG3['test_sequences']} held-out sampled sequences"),
+            _paper_wall(data, fig)]
+
+
+def _duration(seconds: float) -> str:
+    """A wall time for a reader: 12.3 s, 5 min 10 s, 1 h 02 min."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    m, sec = divmod(int(round(seconds)), 60)
+    if m < 60:
+        return f"{m} min {sec:02d} s"
+    h, m = divmod(m, 60)
+    return f"{h} h {m:02d} min"
+
+
+def _paper_wall(data, fig: str) -> tuple[str, str]:
+    """("training wall time", text): each group's wall-clock time as the cache stored it when it was trained (so the
+    record is the same on every read), with the cores and the load at its start; "not recorded" for a group cached
+    before wall times were stored."""
+    t = data.get("timing") or {}
+    group = nexp.paper_configs("fig4" if fig == "fig4" else "fig3", data["lr"]["lr"], data["device"])
+    parts = [(f"{len(group)} runs at N = {group[0].N}", t.get("runs"))]
+    pilots = t.get("pilots") or []
+    parts.append((f"the learning-rate pilots ({len(pilots)} rate{'s' if len(pilots) != 1 else ''})",
+                  None if not pilots or any(x is None for x in pilots) else
+                  {"wall_s": sum(x["wall_s"] for x in pilots), "cores": pilots[0]["cores"],
+                   "device": pilots[0]["device"], "loads": [x["load_1min"] for x in pilots]}))
+    if "control" in t:
+        parts.append(("the N = 12 SGD control", t["control"]))
+    known = [x for _, x in parts if x is not None]
+    text = "; ".join(f"{what}: {_duration(x['wall_s']) if x is not None else 'not recorded (cached before wall times were stored)'}"
+                     for what, x in parts)
+    if known:
+        loads = [v for x in known for v in (x.get("loads") or [x.get("load_1min")]) if v is not None]
+        text += (f"; total {_duration(sum(x['wall_s'] for x in known))} on {known[0]['cores']} "
+                 f"core{'s' if known[0]['cores'] != 1 else ''} ({known[0]['device']}, one torch thread"
+                 + (f", 1-minute load {_spread(loads, '{:.1f}')} at the starts" if loads else "") + ")")
+    name = "training wall time" + (" (Fig. 3's group, which trains the rank-one runs too)" if fig == "fig6" else "")
+    return name, text
 
 
 def _rank_one_at_end(runs, th) -> dict:
@@ -1102,7 +1142,7 @@ def _paper_fig3(form, ours) -> tuple[list[str], list, int] | None:
              ("embedding spread", _spread([r.embedding_spread[-1] for r in runs])),
              ("final held-out loss", f"{_spread([r.loss[-1] for r in runs], '{:.4f}')} (on the same sequences the "
                                      f"bigram predictor scores {held['bigram']:.4f}, the unigram {held['unigram']:.4f})"),
-             ("setting", _paper_setting(data, "fig3"))]
+             *_paper_setting(data, "fig3")]
     ctrl = data["control"]
     if ours is not None and ctrl is not None:
         mine, sgd = _rank_one_at_end(ours, th), _rank_one_at_end(ctrl, th)
@@ -1223,7 +1263,7 @@ def _paper_fig6(form) -> tuple[list[str], list, int] | None:
             ("max embedding spread", f"{spread:.1e}"),
             ("held-out loss, first -> last", f"{_spread([r.loss[0] for r in runs], '{:.4f}')} -> "
                                              f"{_spread([r.loss[-1] for r in runs], '{:.4f}')}"),
-            ("setting", _paper_setting(data, "fig6"))]
+            *_paper_setting(data, "fig6")]
     bad = [] if ok and descends else [f"max s2/s1 {worst:.1e}, spread {spread:.1e}, loss descends: {descends}"]
     return bad, vals, len(runs)
 
@@ -1307,7 +1347,7 @@ def _paper_fig4(form) -> tuple[list[str], list, int] | None:
             bad.append(f"{label} init")
     vals += [("on the held-out sequences", f"the unigram predictor scores {held['unigram']:.4f}, the bigram "
                                            f"{held['bigram']:.4f}"),
-             ("setting", _paper_setting(data, "fig4"))]
+             *_paper_setting(data, "fig4")]
     return bad, vals, sum(len(v) for v in runs.values())
 
 

@@ -72,11 +72,11 @@ def test_cache_reuses_valid_results_and_rebuilds_corrupted_or_stale_ones(tmp_pat
     assert again.as_dict() == first.as_dict() and os.stat(files[0]).st_mtime_ns == stamp    # reused
     # corrupted payload (digest no longer matches): detected, recomputed, rewritten
     stored = json.loads(files[0].read_text())
-    stored["result"][0]["loss"][-1] += 1.0
+    stored["result"]["runs"][0]["loss"][-1] += 1.0
     files[0].write_text(json.dumps(stored))
     fixed = X.run_cached(cfg, str(tmp_path), progress=False)
     assert fixed.as_dict() == first.as_dict()
-    assert json.loads(files[0].read_text())["result"][0]["loss"] == first.loss
+    assert json.loads(files[0].read_text())["result"]["runs"][0]["loss"] == first.loss
     # truncated file, and a stale code hash: both recomputed
     files[0].write_text(files[0].read_text()[:50])
     assert X.run_cached(cfg, str(tmp_path), progress=False).as_dict() == first.as_dict()

@@ -31,13 +31,135 @@ def _scripts(page: str) -> list[tuple[str, str]]:
     return re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
 
 
-#: transcendental functions and constants: only the printed derivations may call them
-FORBIDDEN_CALLS = re.compile(r"\bMath\.(exp|expm1|log|log1p|log2|log10|pow|cbrt|sinh|cosh|tanh|asinh|acosh|atanh|"
+#: transcendental functions, roots and constants: only the printed derivations may call them (Math.hypot and
+#: Math.abs stay: a Euclidean length and a magnitude are geometry, but never as a factor of a product, below)
+FORBIDDEN_CALLS = re.compile(r"\bMath\.(exp|expm1|log|log1p|log2|log10|pow|sqrt|cbrt|sinh|cosh|tanh|asinh|acosh|atanh|"
                              r"sin|cos|tan|asin|acos|atan|atan2|PI|E|LN2|LN10|LOG2E|LOG10E|SQRT2|SQRT1_2)\b|\*\*")
 #: the model's variables (the paper's scalars, the chain, the slope and energy): never operands in the runtime
 MODEL_NAMES = ("p", "q", "e", "w", "a", "b", "c", "A", "K", "E", "U", "V", "sigma", "theta")
 _NAME = r"(?<![\w$])(?:%s)(?![\w$])" % "|".join(MODEL_NAMES)
 MODEL_ARITHMETIC = re.compile(r"%s\s*[-+*/%%](?!=)|[-+*/%%]=?\s*%s" % (_NAME, _NAME))
+
+#: tokens of stripped JavaScript: numbers, names, punctuators (longest first)
+_TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|0[xX][0-9A-Fa-f]+)|(?P<id>[A-Za-z_$][\w$]*)|"
+                    r"(?P<op>>>>=?|===|!==|\*\*=?|<<=?|>>=?|[-+*/%&|^<>!=]=|&&|\|\||\+\+|--|=>|[-+*/%<>!=&|^~?:.,;()\[\]{}]))")
+#: names that end an operand on the left (a keyword before a parenthesis is not a call)
+_KEYWORDS = {"return", "typeof", "case", "new", "in", "of", "if", "while", "for", "else", "do", "void", "delete",
+             "throw", "yield", "await", "instanceof"}
+#: a coordinate: a component of a point picked by a literal index (th[0], pt[1], cuts[k][0])
+_COORDINATE = re.compile(r"\[\s*\d+\s*\]")
+
+
+def _tokens(code: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    while pos < len(code):
+        m = _TOKEN.match(code, pos)
+        if not m or m.end() == pos:
+            pos += 1                          # whitespace at the end, or a character no token has (a regex, `)
+            continue
+        out.append((m.lastgroup, m.group(m.lastgroup)))
+        pos = m.end()
+    return out
+
+
+def _group_end(toks, j: int) -> int:
+    """The index after the bracket group opening at toks[j]."""
+    depth = 0
+    while j < len(toks):
+        if toks[j][1] in "([{":
+            depth += 1
+        elif toks[j][1] in ")]}":
+            depth -= 1
+        j += 1
+        if depth == 0:
+            return j
+    return j
+
+
+def _group_start(toks, j: int) -> int:
+    """The index of the bracket opening the group that closes at toks[j]."""
+    depth = 0
+    while j >= 0:
+        if toks[j][1] in ")]}":
+            depth += 1
+        elif toks[j][1] in "([{":
+            depth -= 1
+        if depth == 0:
+            return j
+        j -= 1
+    return 0
+
+
+def _operand_after(toks, i: int) -> str:
+    """The operand that starts at toks[i] (a unary sign skipped): a number, a name with its member accesses,
+    indices and calls, or a parenthesised group with the same."""
+    while i < len(toks) and toks[i][1] in ("-", "+", "!", "~"):
+        i += 1
+    if i >= len(toks):
+        return ""
+    start = i
+    if toks[i][1] == "(":
+        i = _group_end(toks, i)
+    elif toks[i][0] in ("num", "id"):
+        i += 1
+    else:
+        return ""
+    while i < len(toks) and toks[i][1] in (".", "[", "("):
+        i = i + 2 if toks[i][1] == "." else _group_end(toks, i)
+    return "".join(t for _, t in toks[start:i])
+
+
+def _operand_before(toks, i: int) -> str:
+    """The operand that ends just before toks[i]: the mirror of `_operand_after`."""
+    j, end = i - 1, i
+    while j >= 0:
+        if toks[j][1] in (")", "]"):
+            j = _group_start(toks, j) - 1
+            if j >= 0 and (toks[j][0] == "id" and toks[j][1] not in _KEYWORDS or toks[j][1] in (")", "]")):
+                continue                      # a call or an index: its callee or object belongs to the operand
+            break
+        if toks[j][0] in ("id", "num") and toks[j][1] not in _KEYWORDS:
+            j -= 1
+            if j >= 0 and toks[j][1] == ".":
+                j -= 1
+                continue
+        break
+    return "".join(t for _, t in toks[j + 1:end])
+
+
+def _aliases(code: str) -> set[str]:
+    """Names bound to a coordinate: `const x0 = th[0]` and `const [u, v] = th` (any scope: the scan is
+    conservative)."""
+    names = set(re.findall(r"(?:\b(?:const|let|var)\s+|,\s*)([A-Za-z_$][\w$]*)\s*=\s*[A-Za-z_$][\w$.]*(?:\[[^\]]*\])*"
+                           r"\[\s*\d+\s*\](?![\w$.\[(])", code))
+    for group in re.findall(r"\b(?:const|let|var)\s*\[([^\]]*)\]\s*=", code):
+        names.update(x.strip() for x in group.split(",") if x.strip())
+    return names
+
+
+def model_products(code: str) -> list[str]:
+    """The products and quotients of the stripped runtime `code` that a formula of the paper would need: the square
+    of anything (x*x, th[0]*th[0], (u)*(u)), a product or quotient of two coordinates (operands holding a literal
+    index, th[0] * th[1], or a name bound to one), and |x| or a Euclidean length as a factor (w*Math.abs(w)).
+    A magnitude on its own, a ratio to one, a distance and a number times anything pass."""
+    toks, aliases, bad = _tokens(code), _aliases(code), []
+
+    def coordinate(x: str) -> bool:
+        return bool(_COORDINATE.search(x)) or any(re.search(r"(?<![\w$.])%s(?![\w$])" % re.escape(n), x) for n in aliases)
+
+    def magnitude(x: str) -> bool:
+        return x.startswith(("Math.abs(", "Math.hypot("))
+    for i, (_, t) in enumerate(toks):
+        if t not in ("*", "/", "*=", "/="):
+            continue
+        left, right = _operand_before(toks, i), _operand_after(toks, i + 1)
+        if not left or not right:
+            continue
+        if (t in ("*", "*=") and left == right) or (coordinate(left) and coordinate(right)) \
+                or (t in ("*", "*=") and (magnitude(left) or magnitude(right))
+                    and not re.fullmatch(r"[\d.eE+-]+", left if magnitude(right) else right)):
+            bad.append(f"{left} {t} {right}")
+    return bad
 
 
 def _strip_comments_and_strings(js: str) -> str:
@@ -63,8 +185,9 @@ def _strip_comments_and_strings(js: str) -> str:
 
 def hand_written_formulas(page: str) -> list[str]:
     """What the page's executable scripts compute outside the generated block that looks like a formula: a
-    transcendental function or constant of Math, `**`, or arithmetic on a model variable (comments and strings
-    ignored). The generated block must be exactly the printed derivation."""
+    transcendental function, root or constant of Math, `**`, arithmetic on a model variable, or a product that a
+    formula would need (`model_products`: a square, a product of coordinates, |x| as a factor); comments and
+    strings ignored. The generated block must be exactly the printed derivation."""
     block, _ = X.generated()
     bad = []
     for attrs, text in _scripts(page):
@@ -80,6 +203,7 @@ def hand_written_formulas(page: str) -> list[str]:
             bad.append(code[max(0, m.start() - 40):m.end() + 20].replace("\n", " "))
         for m in MODEL_ARITHMETIC.finditer(code):
             bad.append(code[max(0, m.start() - 40):m.end() + 20].replace("\n", " "))
+        bad += model_products(code)
     return bad
 
 
@@ -91,15 +215,46 @@ def page() -> str:
 def test_no_hand_written_formula_outside_the_generated_block(page):
     assert X.GENERATED_BEGIN in page and X.GENERATED_END in page
     assert hand_written_formulas(page) == []
-    runtime = X.runtime()
-    # the scan sees a formula typed into the runtime, and an edited generated block
-    for snippet in ("const bad = Math.exp(-x);", "const y2 = e * e + w;", "const s2 = Math.log1p(t);",
-                    "const k2 = x ** 2;", "const z2 = 2 * A;", "const r2 = Math.PI * x;"):
-        assert hand_written_formulas(page.replace(runtime, runtime + "\n" + snippet)), snippet
     block, _ = X.generated()
     assert hand_written_formulas(page.replace(block, block.replace("Math.log(-w)", "Math.log(w)")))
     # comments and strings are not code
+    runtime = X.runtime()
     assert hand_written_formulas(page.replace(runtime, runtime + "\n/* e * e + Math.exp(1) */ const s = \"e*w\";")) == []
+
+
+#: formulas typed into the runtime, one per kind the scan must see: a transcendental function, root or constant, `**`,
+#: arithmetic on a model variable, the square of anything, a product or quotient of coordinates (indexed, or names
+#: bound to them), |x| or a length as a factor
+PLANTED = {
+    "exp": "const bad = Math.exp(-x);", "log1p": "const s2 = Math.log1p(t);", "PI": "const r2 = Math.PI * x;",
+    "power operator": "const k2 = x ** 2;", "model name": "const y2 = e * e + w;", "model name A": "const z2 = 2 * A;",
+    "1 + 2w|w| on aliases": "const x0 = th[0], x1 = th[1]; const f = x0*x0*(1+2*x1*Math.abs(x1));",
+    "1 + 2w|w| on bare names": "const f = x0*x0*(1+2*x1*Math.abs(x1));",
+    "difference of squares": "const g = th[0]*th[0]-th[1]*th[1];",
+    "root of a sum of squares": "const r = Math.sqrt(th[0]*th[0]+th[1]*th[1]);",
+    "sqrt alone": "const r = Math.sqrt(y);", "cbrt": "const r = Math.cbrt(y);",
+    "square of a variable index": "const k2 = y[i] * y[i];", "square of a group": "const s2 = (u - 1) * (u - 1);",
+    "product of coordinates": "const f = pt[0] * pt[1];", "quotient of coordinates": "const f = th[0] / th[1];",
+    "destructured coordinates": "const [u0, v0] = th; const f = u0 * v0;",
+    "magnitude as a factor": "const f = w0 * Math.abs(w0);", "length as a factor": "const f = Math.hypot(u0, v0) * z0;",
+}
+#: arithmetic the runtime does and the scan must let pass: a midpoint, a distance, a magnitude compared or as a ratio,
+#: a number times a magnitude, a pixel from a coordinate
+INNOCENT = ("const t = 0.5 * (lo + hi);", "const d = Math.hypot(th[0] - sad0[0], th[1] - sad0[1]);",
+            "if (Math.abs(r0) > 1e-12) f0(); const m = Math.abs(x) / y;", "const x2 = pc[0] * rect.width / over.width;",
+            "const n2 = 2 * Math.abs(x);", "const z = (k0 - lo) / h;")
+
+
+@pytest.mark.parametrize("kind", sorted(PLANTED))
+def test_the_scan_sees_a_formula_planted_in_the_runtime(page, kind):
+    runtime = X.runtime()
+    assert hand_written_formulas(page.replace(runtime, runtime + "\n" + PLANTED[kind])), kind
+
+
+def test_the_scan_lets_the_runtimes_own_arithmetic_pass(page):
+    runtime = X.runtime()
+    for snippet in INNOCENT:
+        assert hand_written_formulas(page.replace(runtime, runtime + "\n" + snippet)) == [], snippet
 
 
 def test_every_generated_name_the_data_refers_to_exists(page):
@@ -311,7 +466,7 @@ _DOMAINS = {"p": (0.02, 0.98), "q": (0.02, 0.98), "e": (-2.5, 2.5), "w": (-2.5, 
             "A": (-40.0, 40.0), "z": (-2.3, 25.0), "z_0": (-2.3, 15.0), "ell": (-4.0, 4.0), "ell_0": (-4.0, 4.0),
             "alpha": (-2.0, 2.0), "beta": (-2.0, 2.0), "Phi": (-2.0, 2.0), "dPhi": (-2.0, 2.0), "a_inf": (-2.0, 2.0),
             "u_1": (0.001, 0.999), "u_2": (0.0, 1.0), "err": (1e-4, 10.0), "P": (1.0, 99.0), "Q": (1.0, 99.0),
-            "D": (1.0, 100.0)}
+            "D": (1.0, 100.0), "hits": (0.0, 400.0), "starts": (10.0, 5000.0), "P_cert": (0.001, 0.999)}
 
 
 def _mp_modules(G1):
@@ -504,6 +659,10 @@ def _click(driver, e0, w0):
     WebDriverWait(driver, 5).until(lambda d: d.execute_script("return L2G.state.last && L2G.state.last.ms_frame !== undefined"))
     res = driver.execute_script("return L2G.state.last")
     assert abs(res["start"][0] - e0) < 0.02 and abs(res["start"][1] - w0) < 0.02, (e0, w0, res["start"])   # the pixel
+    # the fields show the start integrated, in full (rounded to 1/1000 at the click: typing it again gives it)
+    for fid, v in (("xp-e0", res["start"][0]), ("xp-w0", res["start"][1])):
+        shown = driver.find_element("id", fid).get_attribute("value")
+        assert float(shown) == v and len(shown.partition(".")[2]) <= 3, (fid, shown, v)
     return res
 
 
@@ -609,10 +768,20 @@ def test_in_a_browser_a_gaussian_cloud_matches_the_certified_probability(explore
     assert _errors(explorer) == []
 
 
+def _full_page_screenshot(driver, path) -> None:
+    """The whole page as a PNG (beyond the window: the legend below the plot too), by the DevTools protocol."""
+    import base64
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+    Path(path).write_bytes(base64.b64decode(shot["data"]))
+
+
 @pytest.mark.slow
 def test_in_a_browser_screenshots_of_both_regimes(explorer):
-    """Screenshots for the record (looked at by a person): p = q = 0.9 and 0.1 in R^2 with trajectories and a
-    cloud, and the R^3 slice a0 = 0 in both regimes."""
+    """Screenshots for the record (looked at by a person), the whole page: p = q = 0.9 and 0.1 in R^2 with
+    trajectories and a cloud, and the R^3 slice a0 = 0 in both regimes."""
     out = REPO / "build"
     out.mkdir(exist_ok=True)
     for p, tag in (("9/10", "p09"), ("1/10", "p01")):
@@ -621,10 +790,46 @@ def test_in_a_browser_screenshots_of_both_regimes(explorer):
         explorer.execute_script("L2G.cloud(300, 3, '1/2')")
         for e0, w0 in ((0.5, -0.5), (0.3, -1.5), (1.0, 1.0), (0.3, -0.4), (-1.5, -1.5)):
             explorer.execute_script("L2G.start([arguments[0], arguments[1]])", e0, w0)
-        explorer.save_screenshot(str(out / f"explorer_r2_{tag}.png"))
+        _full_page_screenshot(explorer, out / f"explorer_r2_{tag}.png")
         explorer.execute_script("L2G.setView('r3'); L2G.setA0(0)")
         for e0, w0 in ((0.5, -0.5), (0.6, 0.5), (1.8, -0.2), (0.4, -1.4)):
             explorer.execute_script("L2G.start([arguments[0], arguments[1], 0])", e0, w0)
-        explorer.save_screenshot(str(out / f"explorer_r3_{tag}.png"))
+        _full_page_screenshot(explorer, out / f"explorer_r3_{tag}.png")
     explorer.execute_script("L2G.setView('r2')")
     assert _errors(explorer) == []
+
+
+def test_in_a_browser_a_url_opens_the_explorer_in_its_state_and_the_link_follows_the_controls(explorer):
+    """?p=&q=&view=&a0= (decimals or fractions) open the page in that state; an invalid value is ignored; the
+    link beside the regime always names the present state, so a regime can be linked."""
+    plain = explorer.current_url.split("?")[0]
+    try:
+        for query, want in (("?p=0.1&q=0.1&view=r3&a0=0.5", (0.1, 0.1, "r3", 0.5, "p + q < 1")),
+                            ("?p=9/10&q=4/5", (0.9, 0.8, "r2", 0, "p + q > 1")),
+                            ("?p=2&q=0.3&view=r4", (0.9, 0.9, "r2", 0, "p + q > 1"))):
+            explorer.get(plain + query)
+            got = explorer.execute_script("return [L2G.state.pv, L2G.state.qv, L2G.state.view, L2G.state.a0]")
+            assert got == list(want[:4]), (query, got)
+            assert explorer.find_element("id", "xp-regime").text.startswith(want[4]), query
+            assert explorer.find_element("id", "xp-view-" + want[2]).is_selected()
+            link = explorer.find_element("id", "xp-link").get_attribute("href")
+            assert f"p={want[0]}&q={want[1]}&view={want[2]}" in link, link
+            assert _errors(explorer) == []
+        explorer.execute_script("L2G.setChain(0.3, 0.2); L2G.setView('r3'); L2G.setA0(-1)")
+        link = explorer.find_element("id", "xp-link").get_attribute("href")
+        assert link.endswith("?p=0.3&q=0.2&view=r3&a0=-1"), link
+        explorer.get(link)
+        assert explorer.execute_script("return [L2G.state.pv, L2G.state.qv, L2G.state.view, L2G.state.a0]") == [0.3, 0.2, "r3", -1]
+    finally:
+        explorer.get(plain)
+
+
+def test_in_a_browser_the_legend_names_the_w_axis_in_each_regime(explorer):
+    """{w = 0} (the e-axis) is part of I_min for p + q > 1 (drawn) and of I* for p + q < 1 (Thms 2, 8)."""
+    explorer.execute_script("L2G.setView('r2')")
+    for p, says in (("9/10", "in I"), ("1/10", "not drawn")):
+        _set_chain(explorer, p, p)
+        legend = explorer.find_element("id", "xp-legend").text
+        line = next(x for x in legend.splitlines() if x.startswith("{w = 0}"))
+        assert says in line and ("min" in line) == (p == "9/10"), line
+    _set_chain(explorer, "9/10", "9/10")

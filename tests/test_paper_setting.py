@@ -89,3 +89,55 @@ def test_the_claims_name_the_paper_setting_command_when_it_is_not_cached(tmp_pat
     for cid in ("fig3.rank_one_emerges", "fig4.initialization", "fig6.rank_one_stays"):
         rec = run_claim(select([cid])[0], Context())
         assert rec.status == "open" and "l2g train --setting paper" in rec.evidence, rec.evidence
+
+
+def _tiny_paper_setting(monkeypatch, tmp_path):
+    """The paper-setting groups shrunk to seconds (N = 16, 4 iterations, two candidate rates: the paper's init of Fig. 4 needs the small one) in an empty cache."""
+    monkeypatch.setenv("L2G_CACHE", str(tmp_path / "cache"))
+    tiny = dict(N=16, steps=4, eval_every=2, test_sequences=4)
+    monkeypatch.setattr(X, "PAPER_FIG3", dict(X.PAPER_FIG3, **tiny))
+    monkeypatch.setattr(X, "PAPER_FIG4", dict(X.PAPER_FIG4, **tiny))
+    monkeypatch.setattr(X, "SGD_CONTROL", dict(X.SGD_CONTROL, N=4, steps=4, eval_every=2))
+    monkeypatch.setattr(X, "LR_CANDIDATES", (1.0, 1 / 64))
+
+
+def test_each_paper_setting_group_stores_its_wall_time_and_the_claims_print_the_stored_one(tmp_path, monkeypatch,
+                                                                                           one_torch_thread):
+    """`l2g train --setting paper` on a tiny configuration: every group it trains (pilots, runs, control) is cached
+    with its wall time and core count; the claims' values name them, and read them from the cache (two checks give
+    the same record, byte for byte, although a second training would take another time)."""
+    import json
+    from local2global.proofs import Context, run_claim, select
+    _tiny_paper_setting(monkeypatch, tmp_path)
+    X.train_setting("paper", progress=False)
+    for fig in ("fig3", "fig4"):
+        t = X.paper_runs(fig)["timing"]
+        groups = t["pilots"] + [t["runs"]] + ([t["control"]] if fig == "fig3" else [])
+        assert groups and all(g is not None and g["wall_s"] > 0 and g["cores"] >= 1 and g["device"] == "cpu"
+                              for g in groups), t
+    first = {}
+    for cid in ("fig3.rank_one_emerges", "fig4.initialization", "fig6.rank_one_stays"):
+        rec = run_claim(select([cid])[0], Context())
+        vals = dict(v for s in rec.steps for v in s.values)
+        wall = next(v for k, v in vals.items() if k.startswith("training wall time"))
+        assert "runs at N = 16" in wall and "pilots" in wall and "total" in wall and "core" in wall, wall
+        assert ("SGD control" in wall) == (cid != "fig4.initialization"), wall
+        first[cid] = json.dumps([s.as_dict() for s in rec.steps], sort_keys=True)
+    for cid, text in first.items():
+        assert json.dumps([s.as_dict() for s in run_claim(select([cid])[0], Context()).steps], sort_keys=True) == text
+
+
+def test_a_group_cached_before_wall_times_were_stored_reads_as_not_recorded(tmp_path):
+    """An entry written by the earlier code (a bare list of runs) still gives its runs; its timing is None, and the
+    claims' text says "not recorded" instead of inventing a time."""
+    from local2global.numeric.infra.cache import cached_json
+    cfgs = [X.TrainConfig(**dict(X.FIG3, N=4, steps=2, eval_every=1))]
+    runs = [r.as_dict() for r in X.train_group(cfgs, progress=False)]
+    cached_json(str(tmp_path), X._group_cache_key(cfgs), X._code_hash(), lambda: runs)
+    assert [r.as_dict() for r in X.run_group_cached(cfgs, str(tmp_path), train_if_missing=False)] == runs
+    assert X.group_timing(cfgs, str(tmp_path)) is None
+    from local2global.proofs import claims_40_fullmodel as C
+    data = {"lr": {"lr": 1.0, "tried": [(1.0, "kept")]}, "device": "cpu", "runs": [],
+            "timing": {"pilots": [None], "runs": None, "control": None}}
+    name, text = C._paper_wall(data, "fig3")
+    assert name == "training wall time" and text.count("not recorded") == 3 and "total" not in text

@@ -175,7 +175,18 @@ def test_the_verdict_counts_decisive_points_and_tails():
     p = rows[2]["canonical_R2"]["float"]
     assert b["bigram"] == 3 and b["expected"] == pytest.approx(3 * p)
     assert b["upper_tail"] == pytest.approx(p ** 3) and b["lower_tail"] == pytest.approx(1.0)
+    assert b["direction"] is None and p ** 3 >= 0.025          # 3 of 3 at P(I*) = 0.38: not significant
     assert "p+q<1" not in v["beyond"]
+
+
+def test_the_two_sided_test_rejects_in_either_direction_at_half_the_level_per_tail():
+    probs = [0.2] * 10
+    assert P.two_sided(2, probs)["direction"] is None
+    assert P.two_sided(7, probs)["direction"] == "more"           # P(K >= 7) = 8.6e-4
+    assert P.two_sided(0, [0.4] * 10)["direction"] == "fewer"      # P(K <= 0) = 0.6^10 = 0.0060
+    # each tail against half the level: P(K <= 0) = 0.7^10 = 0.028 would be rejected one-sided at 0.05, not here
+    assert P.two_sided(0, [0.3] * 10)["direction"] is None
+    assert P.two_sided(0, [0.3] * 10, level=0.06)["direction"] == "fewer"
 
 
 # --------------------------------------------------------------------------------------------- the claim
@@ -210,10 +221,17 @@ def test_the_claim_is_open_without_a_sweep_and_names_the_command(in_tmp):
 
 
 def test_the_claim_holds_when_the_runs_end_where_the_basins_say(in_tmp):
+    """Decisive points as predicted; elsewhere 3 of 3 at the bigram loss where P(I*) is 0.887 (p + q < 1) and 0.381
+    (p + q > 1: P(K >= 3) = 0.055, not below 0.025). The control, with the basins exchanged, is rejected by both
+    kinds of step: the decisive runs are not at the other loss, and 3 of 3 against P(I_min) = 0.113 is too many."""
     _fake_sweep(GRID, _at(lambda pt, k: "bigram" if sum(pt.pq) < 1 or pt.sigma == "1" else "unigram"))
     rec = _claim()
     assert rec.status == "experiment", rec.evidence
     assert "runs as predicted = 6 of 6" in rec.evidence and rec.control.startswith("rejected")
+    beyond = [s for s in rec.steps if "not decisive" in s.states]
+    assert len(beyond) == 2 and all(s.ok and dict(s.values)["verdict"].startswith("consistent") for s in beyond)
+    failing = [s for s in rec.control_steps if not s.ok]
+    assert any("decisive" in s.states for s in failing) and any("P(I_min)" in s.states for s in failing)
 
 
 def test_the_claim_fails_when_one_decisive_run_ends_elsewhere(in_tmp):
@@ -223,10 +241,26 @@ def test_the_claim_fails_when_one_decisive_run_ends_elsewhere(in_tmp):
 
 
 def test_the_claim_fails_when_the_canonical_model_overestimates(in_tmp):
-    """Beyond the decisive points: no run at the bigram loss where P(I*) is about 0.89 (p + q < 1, sigma = 1)."""
+    """Beyond the decisive points: no run at the bigram loss where P(I*) is about 0.89 (p + q < 1, sigma = 1):
+    P(K <= 0) = 0.113^3 = 0.0014 < 0.025."""
     _fake_sweep(GRID, _at(lambda pt, k: "unigram" if sum(pt.pq) > 1 or pt.sigma == "1" else "bigram"))
     rec = _claim()
-    assert rec.status == "failed" and "0 end at the bigram loss" in rec.evidence
+    assert rec.status == "failed" and "0 of 3" in rec.evidence
+    assert "significantly less often than P(I*) predicts" in rec.evidence
+
+
+def test_the_claim_fails_when_the_full_transformer_reaches_the_global_minimum_more_often_than_predicted(in_tmp):
+    """The default grid's finding, planted: p + q > 1, every run at the bigram loss where P(I*) is 0.189 (sigma =
+    1/2) and 0.381 (sigma = 1): 12 of 12 against 3.42 expected, P(K >= 12) = 9e-8 < 0.025. The decisive points
+    (sigma = 1/20, at the unigram loss) are as predicted; the claim must not read as confirmed."""
+    grid = S.Grid((("1/2", "4/5"), ("9/10", "9/10")), ("1/20", "1/2", "1"), 3)
+    _fake_sweep(grid, _at(lambda pt, k: "unigram" if pt.sigma == "1/20" else "bigram"))
+    rec = _claim()
+    assert rec.status == "failed", rec.evidence
+    assert "runs as predicted = 6 of 6" in rec.evidence and "12 of 12, 3.42 expected" in rec.evidence
+    assert "significantly more often than P(I*) predicts" in rec.evidence
+    [beyond] = [s for s in rec.steps if "not decisive" in s.states]
+    assert not beyond.ok and beyond.kind == "experiment"
 
 
 def test_the_largest_cached_grid_is_read(in_tmp):

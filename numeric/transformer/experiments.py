@@ -599,24 +599,64 @@ def _group_cache_key(cfgs: list[TrainConfig]) -> str:
     return "group[" + " | ".join(c.key() for c in cfgs) + "]"
 
 
-def run_group_cached(cfgs: list[TrainConfig], cache_dir: str | None = None, progress: bool = True,
-                     train_if_missing: bool = True, position: int = 0, pilot: bool = False) -> list[TrainResult] | None:
-    """`train_group(cfgs)`, reusing a cached result when its configs, code hash and payload digest all match
-    (`numeric.infra.cache`: a truncated, edited or stale file is detected and the runs are redone).
-    `train_if_missing=False` only looks: None if there is no valid cached result (nothing is written);
-    `position` is the progress bar's line (`train_group`); a `pilot` (`train_group`) is cached under its own key."""
+def _cores() -> int:
+    """The CPU cores this process may run on (its affinity; `os.cpu_count()` where that is not known)."""
+    import os
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def timed_group(cfgs: list[TrainConfig], progress: bool = True, position: int = 0, pilot: bool = False) -> dict:
+    """`train_group(cfgs)` with how long it took: {"runs": [TrainResult dicts], "timing": {"wall_s": seconds of
+    wall-clock time, "cores": the cores this process may use, "device": where torch trained, "torch_threads": 1,
+    "load_1min": the 1-minute load average at the start (the machine may be shared)}}. The timing is a measurement
+    of this machine, not a result: the claims print it from the cache (stable once trained), never from a run."""
+    import os
+    import time
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    t0 = time.perf_counter()
+    runs = [r.as_dict() for r in train_group(cfgs, progress=progress, position=position, pilot=pilot)]
+    wall = time.perf_counter() - t0
+    return {"runs": runs, "timing": {"wall_s": round(wall, 3), "cores": _cores(), "device": cfgs[0].device if cfgs else "cpu",
+                                     "torch_threads": 1, "load_1min": None if load is None else round(load, 2)}}
+
+
+def _group_entry(cfgs: list[TrainConfig], cache_dir: str | None, progress: bool, train_if_missing: bool,
+                 position: int, pilot: bool) -> dict | None:
+    """The cached entry of a group ({"runs", "timing"}; an entry written before timings were stored is a bare list
+    of runs: its timing is None), training it first unless `train_if_missing` is False (then None if absent)."""
     from local2global.numeric.infra.cache import cache_folder, cached_json
 
     def compute():
         if not train_if_missing:
             raise _NotCached
-        return [r.as_dict() for r in train_group(cfgs, progress=progress, position=position, pilot=pilot)]
+        return timed_group(cfgs, progress=progress, position=position, pilot=pilot)
     key = ("pilot" if pilot else "") + _group_cache_key(cfgs)
     try:
         stored = cached_json(cache_dir or cache_folder(CACHE_KIND), key, _code_hash(), compute)
     except _NotCached:
         return None
-    return [TrainResult.from_dict(s) for s in stored]
+    return {"runs": stored, "timing": None} if isinstance(stored, list) else stored
+
+
+def run_group_cached(cfgs: list[TrainConfig], cache_dir: str | None = None, progress: bool = True,
+                     train_if_missing: bool = True, position: int = 0, pilot: bool = False) -> list[TrainResult] | None:
+    """`train_group(cfgs)`, reusing a cached result when its configs, code hash and payload digest all match
+    (`numeric.infra.cache`: a truncated, edited or stale file is detected and the runs are redone).
+    `train_if_missing=False` only looks: None if there is no valid cached result (nothing is written);
+    `position` is the progress bar's line (`train_group`); a `pilot` (`train_group`) is cached under its own key.
+    The cache also keeps the group's wall time (`timed_group`; read it with `group_timing`)."""
+    entry = _group_entry(cfgs, cache_dir, progress, train_if_missing, position, pilot)
+    return None if entry is None else [TrainResult.from_dict(s) for s in entry["runs"]]
+
+
+def group_timing(cfgs: list[TrainConfig], cache_dir: str | None = None, pilot: bool = False) -> dict | None:
+    """The timing stored with a cached group (`timed_group`), or None: not cached, or cached before timings were
+    stored. Only looks (never trains)."""
+    entry = _group_entry(cfgs, cache_dir, False, False, 0, pilot)
+    return None if entry is None else entry["timing"]
 
 
 def run_cached(cfg: TrainConfig, cache_dir: str | None = None, progress: bool = True) -> TrainResult:
@@ -781,9 +821,10 @@ DEVICES = ("cpu", "cuda")
 
 
 def paper_runs(fig: str, device: str | None = None, progress: bool = True, train_if_missing: bool = False) -> dict | None:
-    """The cached paper-setting runs of Fig. 3, 4 or 6: {"lr": rule, "runs": ..., "control": ... (Fig. 3)}, runs as
-    `fig3_runs` / `fig4_runs` / `fig6_runs` return them, or None when they are not cached. `device` None looks for
-    the CPU's runs first, then a GPU's (`l2g train --setting paper --device cuda`)."""
+    """The cached paper-setting runs of Fig. 3, 4 or 6: {"lr": rule, "runs": ..., "control": ... (Fig. 3), "timing":
+    the stored wall times (`_paper_timing`)}, runs as `fig3_runs` / `fig4_runs` / `fig6_runs` return them, or None
+    when they are not cached. `device` None looks for the CPU's runs first, then a GPU's (`l2g train --setting
+    paper --device cuda`)."""
     group = "fig3" if fig in ("fig3", "fig6") else "fig4"
     for dev in (DEVICES if device is None else (device,)):
         lr = paper_lr(group, dev, progress, train_if_missing)
@@ -792,7 +833,7 @@ def paper_runs(fig: str, device: str | None = None, progress: bool = True, train
         runs = run_group_cached(paper_configs(group, lr["lr"], dev), progress=progress, train_if_missing=train_if_missing)
         if runs is None:
             continue
-        out = {"lr": lr, "device": dev}
+        out = {"lr": lr, "device": dev, "timing": _paper_timing(group, lr, dev)}
         if fig == "fig4":
             out["runs"] = {"standard": _split(runs, "gaussian"), "paper": _split(runs, "paper")}
         else:
@@ -801,6 +842,16 @@ def paper_runs(fig: str, device: str | None = None, progress: bool = True, train
                                               train_if_missing=train_if_missing)
         return out
     return None
+
+
+def _paper_timing(group: str, lr: dict, device: str) -> dict:
+    """The stored wall times of a paper-setting group (`group_timing`, each None where not recorded): the pilots of
+    the learning-rate rule (one per rate tried), the runs, and for Fig. 3 the N = 12 SGD control."""
+    out = {"pilots": [group_timing(pilot_configs(group, x, device), pilot=True) for x, _ in lr["tried"]],
+           "runs": group_timing(paper_configs(group, lr["lr"], device))}
+    if group == "fig3":
+        out["control"] = group_timing(control_configs(lr["lr"], device))
+    return out
 
 
 def train_setting(setting: str, device: str = "cpu", progress: bool = True, say=None) -> None:

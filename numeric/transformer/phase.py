@@ -139,11 +139,27 @@ def binomial_upper_tail(k: int, probabilities: list[float]) -> float:
     return float(sum(dist[k:]))
 
 
+#: the level of the two-sided test of `two_sided` (each tail at half of it)
+LEVEL = 0.05
+
+
+def two_sided(k: int, probabilities: list[float], level: float = LEVEL) -> dict:
+    """The exact two-sided test of k successes against K, a sum of independent Bernoulli(p_i) (Poisson-binomial):
+    "upper_tail" P(K >= k), "lower_tail" P(K <= k), "expected" Σ p_i, and "direction": "more" when P(K >= k) < level/2
+    (significantly more successes than the p_i predict), "fewer" when P(K <= k) < level/2, None when neither tail is
+    below level/2 (equal tails; k is consistent with the p_i at that level)."""
+    upper, lower = binomial_upper_tail(k, probabilities), 1 - binomial_upper_tail(k + 1, probabilities)
+    direction = "more" if upper < level / 2 else ("fewer" if lower < level / 2 else None)
+    return {"upper_tail": upper, "lower_tail": lower, "expected": float(sum(probabilities)), "level": level,
+            "direction": direction}
+
+
 def verdict(rows: list[dict], decisive: Fraction = DECISIVE) -> dict:
     """The confrontation in numbers. "decisive": the rows where the canonical P(I*) is decisive, how many runs end
     as predicted, and the rows where some do not; "beyond": per regime, the rows that are not decisive, the runs
-    at the bigram loss (k of n) against the expected number Σ P_R²(I*) and the exact upper and lower tail
-    probabilities of k under independent Bernoulli(P_R²(I*)) runs."""
+    at the bigram loss (k of n) against the expected number Σ P_R²(I*), the exact upper and lower tail
+    probabilities of k under independent Bernoulli(P_R²(I*)) runs, and the two-sided test's direction at `LEVEL`
+    (`two_sided`: "more", "fewer" or None); "probabilities" lists P_R²(I*) once per run."""
     dec = [(r, predicted(r, decisive)) for r in rows]
     d_rows = [(r, w) for r, w in dec if w is not None]
     agree = sum(r["classes"].count(w) for r, w in d_rows)
@@ -161,8 +177,7 @@ def verdict(rows: list[dict], decisive: Fraction = DECISIVE) -> dict:
         beyond[name] = {"cells": [(r["p"], r["q"], r["sigma"], r["counts"]["bigram"], r["seeds"],
                                    rounded(r["canonical_R2"]["lo"], r["canonical_R2"]["hi"])) for r in b_rows],
                         "bigram": k, "runs": n, "neither": sum(r["counts"]["neither"] for r in b_rows),
-                        "expected": sum(probs), "upper_tail": binomial_upper_tail(k, probs),
-                        "lower_tail": 1 - binomial_upper_tail(k + 1, probs)}
+                        "probabilities": probs, **two_sided(k, probs)}
     return {"decisive": {"threshold": str(decisive), "cells": len(d_rows), "runs": runs, "as_predicted": agree,
                          "misses": misses},
             "beyond": beyond}
@@ -194,7 +209,10 @@ def table_text(grid: Grid, rows: list[dict]) -> str:
     lines.append(f"where the canonical P(I*) is decisive (enclosure within {d['threshold']} of 0 or 1): "
                  f"{d['as_predicted']} of {d['runs']} runs end as predicted ({d['cells']} points)")
     for name, b in v["beyond"].items():
+        finding = {"more": "significantly more often than P_R2(I*) predicts", "fewer": "significantly less often than "
+                   "P_R2(I*) predicts", None: "consistent with P_R2(I*)"}[b["direction"]]
         lines.append(f"elsewhere, {name}: {b['bigram']} of {b['runs']} runs at the bigram loss, {b['expected']:.2f} "
                      f"expected from P_R2(I*); P(K >= {b['bigram']}) = {b['upper_tail']:.2g}, "
-                     f"P(K <= {b['bigram']}) = {b['lower_tail']:.2g}")
+                     f"P(K <= {b['bigram']}) = {b['lower_tail']:.2g}: {finding} (two-sided exact test, level "
+                     f"{b['level']:g})")
     return "\n".join(lines)

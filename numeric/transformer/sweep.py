@@ -7,9 +7,10 @@ parameter N(0, σ²), Sec. 5.2's "standard initialization"; or the paper's init 
 point train together (a leading batch dimension, as `experiments.train_group`) by full-batch gradient descent on the
 *exact* population loss over all 2^N sequences (`fullmodel.population_loss_enumerated`): nothing is sampled, so a run is a
 deterministic function of its initialization, and so is the point. The default point (`DEFAULT_TRAINING`) is
-chosen to be cheap (N = 6, d = 4, 400 steps of rate 1/2 with the gradient clipped to norm 1 per run: about two
-seconds of CPU for three seeds, measured by `benchmarks/sweep_speedup.py`) while ending close to a critical value:
-the canonical basins concern small initializations, whose outcome is settled within the first hundred steps.
+chosen to be cheap (N = 6, d = 4, 400 steps of rate 1/2 with the gradient clipped to norm 1 per run: about 0.6 s
+of CPU for three seeds, 0.49-0.74 s measured by `benchmarks/sweep_speedup.py` on two cores) while ending close to a
+critical value: the canonical basins concern small initializations, whose outcome is settled within the first hundred
+steps.
 
 What a point records (`train_point`): per run the initial and final loss, the loss every 50 steps, and the
 canonical parameters read off the trained weights (`canonical_readoff`). The outcome (`classify`: bigram, unigram or

@@ -7,8 +7,9 @@
 const DATA = JSON.parse(document.getElementById("xp-data").textContent);
 
 function fraction(text) {
-  const parts = String(text).split("/");
-  return parts.length === 2 ? Number(parts[0]) / Number(parts[1]) : Number(parts[0]);
+  /* "0.9", "9/10" or "-1/2" as a float (NaN for anything else) */
+  const parts = String(text).split("/").map(Number);
+  return parts.length <= 2 ? parts.reduce(function (num, den) { return num / den; }) : NaN;
 }
 
 /* ---- special functions: Ai, Ai', Bi, Bi' of a real argument ---------------------------------------
@@ -70,22 +71,22 @@ const SPECIAL = {
   const byId = function (id) { return document.getElementById(id); };
 
   function sgn(x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
-  function norm(v) { let s = 0; for (const x of v) s += x * x; return Math.sqrt(s); }
+  function norm(v) { return Math.hypot.apply(null, v); }                      // Euclidean length (geometry)
   function decimal(x) {
-    /* the shortest decimal of a float (what was typed: "0.3") as [digits, 10^k], exactly; null if it has none short
-       enough for exact integers */
+    /* the shortest decimal of a float (what was typed: "0.3") as {digits, scale = 10^k}, exactly; null if it has
+       none short enough for exact integers */
     const m = /^(\d+)(?:\.(\d+))?/.exec(String(x));
     if (!m || m[0] !== String(x) || (m[2] || "").length > 15) return null;
     let scale = 1;
     for (let i = 0; i < (m[2] || "").length; i++) scale *= 10;
-    return [Number(m[1] + (m[2] || "")), scale];
+    return { digits: Number(m[1] + (m[2] || "")), scale: scale };
   }
   function regime() {
     /* sign(p + q - 1) on the decimals typed (0.3 + 0.7 = 1 exactly, unlike its float sum) */
     const dp = decimal(state.pv), dq = decimal(state.qv);
     if (!dp || !dq) return GEN.regime(state.pv, state.qv);
-    const scale = Math.max(dp[1], dq[1]);
-    return GEN.regime_decimal(dp[0] * (scale / dp[1]), dq[0] * (scale / dq[1]), scale);
+    const scale = Math.max(dp.scale, dq.scale);                        // powers of ten: the products are exact
+    return GEN.regime_decimal(dp.digits * (scale / dp.scale), dq.digits * (scale / dq.scale), scale);
   }
   function regimeKey() { return regime() > 0 ? "p+q>1" : "p+q<1"; }
   /* the operator table of the basin sets, x op 0 (symbolic.sets.RELATIONS; the test holds the keys to it) */
@@ -118,10 +119,7 @@ const SPECIAL = {
     const tag = th.length === 2 ? "critical2" : "critical3";
     const gA = norm(slopeGrad(th)), eline = Math.abs(residual(tag, "Theta_min", 0, th));
     const out = { star: gA > 0 ? Math.abs(residual(tag, "Theta_star", 0, th)) / gA : Infinity, eline: eline };
-    if (th.length === 3) {
-      out.station = eline > 1e-3
-        ? eline * Math.hypot(residual(tag, "Theta_station", 0, th), residual(tag, "Theta_station", 1, th)) : Infinity;
-    }
+    if (th.length === 3) out.station = eline > 1e-3 ? GEN.station_distance.apply(null, critArgs(th)) : Infinity;
     return out;
   }
   function minDistance(th) { const d = distances(th); return Math.min.apply(null, Object.values(d)); }
@@ -254,19 +252,22 @@ const SPECIAL = {
     const ph = scaledPhi(ln, 0.5 * (lo + hi));
     return GEN.a_phi(ph[0], ph[1], 0.5 * (lo + hi));
   }
-  function separatrixY(a0) {
-    /* y_S(a0): the root z_S of l_S(z) = l(a0) on (a_1, oo) (l_S decreases from +oo to -oo), y = y(z_S, l) */
+  function separatrixRoot(a0) {
+    /* where S meets the slice a = a0: (z_S, l) with z_S the root of l_S(z) = l(a0) on (a_1, oo) (l_S decreases from
+       +oo to -oo); null when it lies outside the Airy table */
     const L = GEN.ell_of(a0);
     let lo = AIRY.a1 + 1e-9, hi = 0;
-    if (!(GEN.ell_S(lo) > L)) return NaN;
+    if (!(GEN.ell_S(lo) > L)) return null;
     hi = lo + 1;
-    while (GEN.ell_S(hi) > L) { lo = hi; hi += 1; if (hi > AIRY.hi) return NaN; }
+    while (GEN.ell_S(hi) > L) { lo = hi; hi += 1; if (hi > AIRY.hi) return null; }
     for (let i = 0; i < 200 && hi - lo > 1e-15 * (1 + Math.abs(lo)); i++) {
       const mid = 0.5 * (lo + hi);
       if (GEN.ell_S(mid) > L) lo = mid; else hi = mid;
     }
-    return GEN.y_of(0.5 * (lo + hi), L);
+    return [0.5 * (lo + hi), L];
   }
+  function separatrixY(a0) { const r = separatrixRoot(a0); return r ? GEN.y_of(r[0], r[1]) : NaN; }     // y_S(a0) = e^2
+  function separatrixE(a0) { const r = separatrixRoot(a0); return r ? GEN.e_of(r[0], r[1]) : NaN; }     // e_S(a0) >= 0
   const W_SIGN = { "w>0": 1, "w=0": 0, "(w_sad,0)": -1, "w_sad": -1, "(-inf,w_sad)": -1 };
   const SAD_SIGN = { "w>0": 1, "w=0": 1, "(w_sad,0)": 1, "w_sad": 0, "(-inf,w_sad)": -1 };
   const BRANCH = { mid: "(w_sad,0)", low: "(-inf,w_sad)" };
@@ -517,11 +518,11 @@ const SPECIAL = {
     ctx.clearRect(0, 0, base.width, base.height);
     const r = regime();
     if (r !== 0) shade(ctx, VIEW, base, sliceClass, 2);
-    const yS = separatrixY(state.a0);
+    const eS0 = separatrixE(state.a0);
     ctx.save();
-    if (isFinite(yS)) {
+    if (isFinite(eS0)) {
       for (const s of [1, -1]) {
-        const eS = s * Math.sqrt(yS);
+        const eS = s * eS0;
         const L = px(VIEW, base, VIEW.hlo, eS), R = px(VIEW, base, VIEW.hhi, eS), M = px(VIEW, base, 0, eS);
         ctx.strokeStyle = LINE.S; ctx.lineWidth = 1.6; ctx.setLineDash([]);
         ctx.beginPath(); ctx.moveTo(L[0], L[1]); ctx.lineTo(R[0], R[1]); ctx.stroke();
@@ -551,14 +552,14 @@ const SPECIAL = {
     const ctx = ae.getContext("2d");
     ctx.clearRect(0, 0, ae.width, ae.height);
     clip(ctx, AE, ae);
-    // S: (a_S(z), +-sqrt(y_S(z))) for z in (a_1, 60)
+    // S: (a_S(z), +-e_S(z)) for z from just above a_1 to about 60, the steps growing geometrically (S is steep at a_1)
     ctx.strokeStyle = LINE.S; ctx.lineWidth = 1.8;
     for (const s of [1, -1]) {
       ctx.beginPath();
       let pen = false;
-      for (let i = 1; i <= 600; i++) {
-        const z = AIRY.a1 + 1e-3 + (60 - AIRY.a1) * (i / 600) * (i / 600);
-        const hor = GEN.a_S(z), ver = s * Math.sqrt(GEN.y_S(z));
+      for (let i = 1, dz = 1e-3; i <= 600; i++, dz *= 1.0186) {
+        const z = AIRY.a1 + dz;
+        const hor = GEN.a_S(z), ver = s * GEN.e_S(z);
         if (!isFinite(hor) || !isFinite(ver)) { pen = false; continue; }
         const pc = px(AE, ae, hor, ver);
         if (pen) ctx.lineTo(pc[0], pc[1]); else ctx.moveTo(pc[0], pc[1]);
@@ -677,13 +678,14 @@ const SPECIAL = {
       if (pr.class === cls) agree++;
       points.push([th[0], th[1], cls]);
     }
-    state.cloud = { view: state.view, points: points };
-    drawOverlay();
     const out = { n: n, seed: seed, sd: sigmaText, dim: dim, counts: counts, agree: agree, ms: performance.now() - t0,
                   certified: dim === 2 && regime() !== 0 && DATA.prob[regimeKey()] ? DATA.prob[regimeKey()][sigmaText] : null };
+    state.cloud = { view: state.view, points: points, report: out };
+    drawOverlay();
     cloudReport(out);
     return out;
   }
+  function noCloudReport() { byId("xp-cloud-table").innerHTML = "<tr><td class=\"none\">run a cloud</td></tr>"; }
   function cloudReport(out) {
     const classes = out.dim === 2 ? ["local_min", "global_min", "saddle", "local_max"]
                                   : ["local_min", "global_min", "saddle", "local_max", "station", "unbounded"];
@@ -695,8 +697,7 @@ const SPECIAL = {
       if (out.certified && out.certified[pc]) {
         const v = out.certified[pc];
         cert = v.value + " \u00b1 " + v.error;
-        const P = Number(v.value), se = Math.sqrt(Math.max(P * (1 - P), 1 / out.n) / out.n);
-        z = ((nf / out.n - P) / se).toFixed(2);
+        z = GEN.z_score(nf, out.n, Number(v.value)).toFixed(2);
       } else if (out.certified && (pc === "saddle" || pc === "local_max")) cert = "0 (measure zero)";
       rows.push("<tr data-class=\"" + pc + "\"><td>" + (pc === "null" ? "not classified" : pc) + "</td><td class=\"num\">" +
                 (ns / out.n).toFixed(4) + "</td><td class=\"num\">" + (nf / out.n).toFixed(4) + "</td><td>" + cert +
@@ -716,7 +717,8 @@ const SPECIAL = {
       ["ln", LINE.g, "e = \u00b1g(w) (I<sub>sad</sub>, E = E<sub>sad</sub>)"], ["ln", LINE.star, "\u0398<sup>*</sup> (global minima)"],
       ["ln", LINE.min, "\u0398<sub>min</sub> (local minima)"], ["ln", LINE.max, "\u0398<sub>max</sub> (local maxima; I<sub>max</sub>)"],
       ["ln", "#000", "\u0398<sub>sad</sub> (the saddle)"], ["ln", LINE.contour, "energy contours E = E<sub>sad</sub> + k/2"],
-    ] : [
+    ].concat(regime() > 0 ? [["ln", INK.local_min, "{w = 0} (the e-axis): in I<sub>min</sub>, the flow keeps w = 0 (Thm 2)"]]
+                          : (regime() < 0 ? [["ln", "#fff", "{w = 0} (the e-axis): in I<sup>*</sup> (Thm 8), not drawn"]] : [])) : [
       ["sw", COL.local_min, "local minimum (Thm A/B)"], ["sw", COL.global_min, "global minimum"],
       ["ln", LINE.S, "S \u00d7 R<sub>w</sub> in the slice: e = \u00b1e<sub>S</sub>(a<sub>0</sub>)"],
       ["ln", INK.unbounded, "S \u00d7 [0, \u221e): unbounded (p+q > 1)"], ["ln", LINE.wc, "race threshold w<sub>pc</sub> (w<sub>pc</sub>&prime; for p+q < 1)"],
@@ -731,23 +733,30 @@ const SPECIAL = {
     const r = regime(), el = byId("xp-regime");
     el.textContent = r > 0 ? "p + q > 1 (Thm 2, Thm A)" : (r < 0 ? "p + q < 1 (Thm 8, Thm B)" : "p + q = 1 (no theorem)");
   }
+  function showChain() {
+    byId("xp-p").value = state.pv; byId("xp-q").value = state.qv; byId("xp-p-range").value = state.pv; byId("xp-q-range").value = state.qv;
+    setRegimeBadge();
+  }
   function setChain(pv, qv) {
     if (!(pv > 0 && pv < 1 && qv > 0 && qv < 1)) return false;
-    state.pv = pv; state.qv = qv; state.paths = []; state.cloud = null;
-    byId("xp-p").value = pv; byId("xp-q").value = qv; byId("xp-p-range").value = pv; byId("xp-q-range").value = qv;
-    setRegimeBadge(); redraw();
+    state.pv = pv; state.qv = qv; state.paths = []; state.cloud = null; noCloudReport();
+    showChain(); redraw(); updateLink();
     return true;
   }
   function setView(v) {
     state.view = v;
     byId("xp-view-" + v).checked = true;
     byId("xp-ae-wrap").style.display = v === "r3" ? "" : "none";
-    redraw();
+    // the cloud's table belongs to the view it was run in (as its dots do)
+    if (state.cloud && state.cloud.view === v) cloudReport(state.cloud.report);
+    else noCloudReport();
+    redraw(); updateLink();
   }
   function setA0(v) {
     if (!isFinite(v)) return;
     state.a0 = v; byId("xp-a0").value = v; byId("xp-a0-range").value = v;
     if (state.view === "r3") { drawR3(); drawOverlay(); }
+    updateLink();
   }
   function startFromFields() {
     const e0 = Number(byId("xp-e0").value), w0 = Number(byId("xp-w0").value);
@@ -755,10 +764,29 @@ const SPECIAL = {
     return run(state.view === "r2" ? [e0, w0] : [e0, w0, state.a0]);
   }
   function onClick(ev) {
+    /* the start is the clicked point rounded to 1/1000 (a pixel is about 1/100 wide): the fields show it in full,
+       and typing it again gives the same start */
     const rect = over.getBoundingClientRect();
     const pt = unpx(VIEW, over, (ev.clientX - rect.left) * over.width / rect.width, (ev.clientY - rect.top) * over.height / rect.height);
-    byId("xp-e0").value = pt[1]; byId("xp-w0").value = pt[0];
-    run(state.view === "r2" ? [pt[1], pt[0]] : [pt[1], pt[0], state.a0]);
+    const e0 = thousandths(pt[1]), w0 = thousandths(pt[0]);
+    byId("xp-e0").value = e0; byId("xp-w0").value = w0;
+    run(state.view === "r2" ? [e0, w0] : [e0, w0, state.a0]);
+  }
+  function thousandths(x) { return Math.round(x * 1000) / 1000; }
+  function updateLink() {
+    /* a link that opens the page in this state: explorer.html?p=..&q=..&view=..(&a0=..) */
+    const link = byId("xp-link");
+    if (link) link.href = "?p=" + state.pv + "&q=" + state.qv + "&view=" + state.view + (state.view === "r3" ? "&a0=" + state.a0 : "");
+  }
+  function fromUrl() {
+    /* ?p=&q= (decimals or fractions, in (0, 1)), &view=r2|r3 and &a0= open the page in that state; a value that is
+       not valid is ignored (the default stays) */
+    const params = new URLSearchParams(window.location.search);
+    const pv = params.has("p") ? fraction(params.get("p")) : state.pv, qv = params.has("q") ? fraction(params.get("q")) : state.qv;
+    if (pv > 0 && pv < 1 && qv > 0 && qv < 1) { state.pv = pv; state.qv = qv; }
+    const a0 = params.has("a0") ? fraction(params.get("a0")) : NaN;
+    if (isFinite(a0)) state.a0 = a0;
+    return params.get("view") === "r3" ? "r3" : "r2";
   }
   function init() {
     const sel = byId("xp-sigma");
@@ -773,7 +801,7 @@ const SPECIAL = {
     byId("xp-a0-range").addEventListener("input", function () { setA0(Number(byId("xp-a0-range").value)); });
     byId("xp-a0").addEventListener("change", function () { setA0(Number(byId("xp-a0").value)); });
     byId("xp-go").addEventListener("click", startFromFields);
-    byId("xp-clear").addEventListener("click", function () { state.paths = []; state.cloud = null; drawOverlay(); });
+    byId("xp-clear").addEventListener("click", function () { state.paths = []; state.cloud = null; noCloudReport(); drawOverlay(); });
     byId("xp-cloud").addEventListener("click", function () {
       cloud(Math.max(1, Math.min(5000, Math.floor(Number(byId("xp-n").value)) || 400)), Math.floor(Number(byId("xp-seed").value)) >>> 0, sel.value);
     });
@@ -783,8 +811,10 @@ const SPECIAL = {
       const pt = unpx(AE, aeOver, (ev.clientX - rect.left) * aeOver.width / rect.width, (ev.clientY - rect.top) * aeOver.height / rect.height);
       setA0(Math.round(pt[0] * 100) / 100);
     });
-    setRegimeBadge();
-    setView("r2");
+    const view = fromUrl();
+    showChain();
+    setA0(state.a0);                  // its fields (the view is not set yet: nothing is drawn twice)
+    setView(view);
   }
 
   window.L2G = {

@@ -211,6 +211,10 @@ def _build():
     mod.fn("gradL3", (p, q, e, w, a), _gradient_with_stable_G1(m3), "grad L = G'(A) grad A (R^3)")
     mod.fn("E3", (e, w, a), m3.energy, "the energy with attention (Eq. 12), w != 0")
     data["critical3"] = _critical_sets(mod, m3, "r3", (p, q, e, w, a))
+    sets3 = {cs.name: [x.lhs - x.rhs for x in cs.equations if isinstance(x, sp.Eq)] for cs in m3.critical_sets()}
+    mod.fn("station_distance", (p, q, e, w, a),
+           sp.Abs(sets3["Theta_min"][0]) * sp.sqrt(sum(x**2 for x in sets3["Theta_station"])),
+           "distance-like measure to Theta_station (as ReducedFlow.distances): |e| |(its residuals)|")
     sf = r3.slope_factors()
     mod.fn("U", (e, a), sf["U"], "A = U(e, a) V(w)")
     mod.fn("V", (w,), sf["V"], "A = U(e, a) V(w)")
@@ -220,6 +224,7 @@ def _build():
     mod.fn("z_of", (e, a), ar["z_of"], "Airy coordinate z")
     mod.fn("ell_of", (a,), ar["ell_of"], "Airy coordinate l")
     mod.fn("y_of", (z, ell), ar["y_of"], "y = e^2 from (z, l)")
+    mod.fn("e_of", (z, ell), sp.sqrt(ar["y_of"]), "e >= 0 from (z, l): the root of y = e^2")
     mod.fn("alpha0", (r3.z0, r3.ell0), li["alpha0"], "the line through (z0, l0): phi = alpha Ai + beta Bi")
     mod.fn("beta0", (r3.z0, r3.ell0), li["beta0"], "the line through (z0, l0): beta")
     mod.fn("beta_scale", (r3.z0, r3.ell0), sp.Add(*[sp.Abs(t) for t in sp.Add.make_args(sp.expand(li["beta0"]))]),
@@ -232,6 +237,7 @@ def _build():
     mod.fn("ell_S", (z,), se["ell_S"], "the separatrix: l_S(z) = Ai'(z)/Ai(z)")
     mod.fn("a_S", (z,), se["a_S"], "the separatrix: a_S(z)")
     mod.fn("y_S", (z,), se["y_S"], "the separatrix: y_S(z) = e^2")
+    mod.fn("e_S", (z,), sp.sqrt(se["y_S"]), "the separatrix: e_S(z) = sqrt(y_S(z)) >= 0")
     mod.fn("race", (e, w, a, r3.a_inf), sp.expand(ew["f_w<0"].subs(S.w_neg, w) - (ew["E_sad"] - rc["Delta"])),
            "f(w0) - (E_sad - Delta), w0 < 0: the race (> 0: V vanishes before the axis)")
     from local2global.symbolic.basins import W_SIDES, contour_facts
@@ -245,6 +251,10 @@ def _build():
            "a standard normal draw from two uniforms (Box-Muller)")
     mod.fn("step_factor", (err,), sp.Rational(9, 10) * err ** sp.Rational(-1, 5),
            "step-size controller of the 5(4) pair: 0.9 err^(-1/5)")
+    hits, starts, P_cert = sp.symbols("hits starts P_cert", positive=True)
+    mod.fn("z_score", (hits, starts, P_cert),
+           (hits / starts - P_cert) / sp.sqrt(sp.Max(P_cert * (1 - P_cert), 1 / starts) / starts),
+           "the cloud's z-score: (k/n - P) over the binomial standard error sqrt(P(1-P)/n), floored at 1/n")
     block = "\n".join([GENERATED_BEGIN, "const GEN = {};"] + mod.parts + [GENERATED_END])
     data["generated"] = mod.names
     return block, data, mod.sources
@@ -372,7 +382,7 @@ of R<sup>3</sup> is shown with the separatrix S and the predictions of Theorems 
 <input type="number" id="xp-p" min="0.001" max="0.999" step="0.01" value="0.9">
 <label>q <input type="range" id="xp-q-range" min="0.01" max="0.99" step="0.01" value="0.9"></label>
 <input type="number" id="xp-q" min="0.001" max="0.999" step="0.01" value="0.9">
-<span id="xp-regime" class="badge"></span></fieldset>
+<span id="xp-regime" class="badge"></span> <a id="xp-link" href="?p=0.9&amp;q=0.9&amp;view=r2">link to this view</a></fieldset>
 <fieldset><legend>view</legend>
 <label><input type="radio" name="xp-view" id="xp-view-r2" value="r2" checked> (w, e) plane, R<sup>2</sup></label>
 <label><input type="radio" name="xp-view" id="xp-view-r3" value="r3"> slice a = a<sub>0</sub> of R<sup>3</sup></label>
@@ -420,6 +430,9 @@ of w<sub>sad</sub>, else the sign of the derived condition of Θ<sub>min</sub>).
 critical line). In R<sup>3</sup> the Airy functions come from a table of Ai, Ai&prime;, Bi, Bi&prime; (arb, at build
 time, z = &minus;3, &minus;2.75, &hellip;, 100) stepped by the Taylor series of Ai&Prime; = zAi; a start whose line
 reaches the a-axis beyond z = 100 (next to S) is not predicted.</li>
+<li>A view can be linked: <code>explorer.html?p=0.1&amp;q=0.1&amp;view=r3&amp;a0=0.5</code> opens the page at
+p = q = 0.1 in the slice a<sub>0</sub> = 0.5 (p and q as decimals or fractions; the link beside the regime follows
+the controls). A clicked start is rounded to 1/1000, so the fields show exactly the start integrated.</li>
 <li>The cloud's certified probabilities are <code>l2g prob</code>'s (arb enclosures, computed when this page was
 built for the &sigma; listed; they depend on (p, q) only through the regime). Only guaranteed digits are shown.
 The cloud itself is integrated here with a seeded generator.</li>

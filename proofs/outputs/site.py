@@ -77,7 +77,8 @@ MEANINGS = {
                "control is rejected (both forms are shown)",
     "open": "no machine check exists; the reason is given",
     "failed": "our own check broke: the printed form failed with no correction, the check crashed, or the "
-              "negative control was not rejected",
+              "negative control was not rejected; for an experiment, also: the measured runs contradict its "
+              "prediction (the failing step says where and by how much)",
     NOT_RUN: "registered, but this build has no record of its check (l2g check or l2g all runs it)",
     "uncovered": "no registered claim refers to this result",
 }

@@ -39,7 +39,7 @@ MEANING = {
     "experiment": "a training run of the full transformer",
     "erratum": "the printed form fails the check, a corrected form passes it (both are shown)",
     "open": "no machine check; the reason is given",
-    "failed": "our own check broke",
+    "failed": "our own check broke, or an experiment's runs contradict its prediction (the failing step says where)",
     NOT_RUN: "this build has no record of the check",
 }
 

@@ -24,7 +24,7 @@ HELP = ("train the full transformer over a grid of chains (p, q) and init scales
 SUMMARY = "the full transformer over a grid of (p, q, sigma) on Dask, and the phase diagram against the basins"
 EXAMPLE = "l2g sweep --quick"
 EPILOG = ("default grid: chains 1/10:1/10, 1/5:3/10, 2/5:2/5, 1/2:4/5, 9/10:9/10 x sigma 1/20, 1/5, 1/2, 1 x 3 seeds\n"
-          "(20 points, about 2 s of CPU each); --quick: chains 1/5:3/10, 1/2:4/5 x sigma 1/20, 1/2 x 3 seeds.\n"
+          "(20 points, about 0.6 s of CPU each); --quick: chains 1/5:3/10, 1/2:4/5 x sigma 1/20, 1/2 x 3 seeds.\n"
           "training per point: N = 6, d = 4, 400 steps of gradient descent, rate 1/2, gradient clipped to norm 1.\n"
           "writes DIR/phase_diagram.pdf, .png and DIR/phase_table.json (default DIR: build/sweep); the points are\n"
           "cached in $L2G_CACHE/sweep, where `l2g check` and `l2g all` read the largest finished grid.")
