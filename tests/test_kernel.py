@@ -49,6 +49,7 @@ def test_the_printer_writes_coq_reals_and_refuses_what_has_no_counterpart():
     assert names == ["e", "p", "w"] and hyps == ["0 < p < 1", "0 < w"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("true, false", [
     # a rational identity (field), with its denominators
     (steps.Obligation.equal(p * q / (p + q), q / (1 + q / p)), steps.Obligation.equal(p * q / (p + q), q / (1 + p / q))),
@@ -69,6 +70,7 @@ def test_a_true_statement_compiles_and_its_altered_statement_does_not(true, fals
     assert not _compiles(false)
 
 
+@pytest.mark.slow
 def test_a_printer_that_drops_a_term_is_caught_by_the_kernel(monkeypatch):
     """The kernel checks the printed statement: a printer bug that drops the last term of a sum turns this true
     identity into a false one, whose certificate Coq refuses (the step would stay SymPy's)."""
@@ -90,6 +92,7 @@ def test_the_prelude_and_a_certificate_carry_no_escape_hatch():
             assert not re.search(rf"\b{word}\b", text), word
 
 
+@pytest.mark.slow
 def test_a_statement_with_a_denominator_of_unknown_sign_states_where_it_is_defined():
     ob = steps.Obligation.equal(p / (p - q) - q / (p - q), sp.Integer(1))
     lem = C.lemma(ob, "L")
@@ -118,6 +121,7 @@ def kernel_run(claim_records, tmp_path_factory):
     return {r.id: r for r in before}, {r.id: r for r in after}, summary, out
 
 
+@pytest.mark.slow
 def test_the_kernel_pass_marks_exactly_the_steps_whose_certificate_compiled(kernel_run):
     before, after, summary, out = kernel_run
     marked = 0
@@ -136,6 +140,7 @@ def test_the_kernel_pass_marks_exactly_the_steps_whose_certificate_compiled(kern
     assert summary.exact_steps == sum(s.kind == "exact" for r in before.values() for s in r.steps)
 
 
+@pytest.mark.slow
 def test_every_control_certificate_fails_to_compile_and_none_is_a_contradiction(kernel_run):
     _, _, summary, out = kernel_run
     assert summary.controls_total > 0 and summary.controls_refused == summary.controls_total
@@ -146,6 +151,7 @@ def test_every_control_certificate_fails_to_compile_and_none_is_a_contradiction(
         assert subprocess.run(["coqc", "-q", path.name], cwd=out / "coq", capture_output=True, timeout=120).returncode
 
 
+@pytest.mark.slow
 def test_no_certificate_holds_admitted_admit_axiom_or_parameter(kernel_run):
     _, _, _, out = kernel_run
     files = sorted((out / "coq").glob("*.v"))
@@ -156,6 +162,7 @@ def test_no_certificate_holds_admitted_admit_axiom_or_parameter(kernel_run):
             assert not re.search(rf"\b{word}\b", text), (path.name, word)
 
 
+@pytest.mark.slow
 def test_the_items_the_issue_names_are_kernel_checked(kernel_run):
     """Lemma 5's b* and root choice, Lemma 2, G'(0), Lemma 9's energy, Thm 1's critical sets, Lemma 12,
     Lemma C: each has kernel-checked steps."""
@@ -165,6 +172,7 @@ def test_the_items_the_issue_names_are_kernel_checked(kernel_run):
         assert any(s.kind == "kernel" for s in after[cid].steps), cid
 
 
+@pytest.mark.slow
 def test_the_trust_base_counts_the_kernel_checked_steps_and_names_coq(kernel_run):
     _, after, _, _ = kernel_run
     rec = after["lemma5.root_choice"]
@@ -172,12 +180,14 @@ def test_the_trust_base_counts_the_kernel_checked_steps_and_names_coq(kernel_run
     assert rec.status == "proved"
 
 
+@pytest.mark.slow
 def test_the_summary_is_deterministic_data(kernel_run):
     _, _, summary, out = kernel_run
     d = json.loads((out / "coq" / "summary.json").read_text())
     assert d["certified_steps"] == summary.certified_steps and "cached" not in d and "seconds" not in d
 
 
+@pytest.mark.slow
 def test_a_second_pass_reads_every_result_from_the_cache_and_gives_the_same_records(kernel_run, monkeypatch):
     before, after, summary, out = kernel_run
     from local2global.proofs import kernel
@@ -187,6 +197,7 @@ def test_a_second_pass_reads_every_result_from_the_cache_and_gives_the_same_reco
     assert [r.as_dict() for r in again] == [after[r.id].as_dict() for r in again]
 
 
+@pytest.mark.slow
 def test_without_coqc_the_check_says_so_in_one_line_and_marks_nothing(monkeypatch, capsys):
     from local2global.cli import main
     from local2global.proofs.kernel import compile as comp
