@@ -164,3 +164,33 @@ def shown_text(sp_: dict, names: str | None = None) -> str:
     if sp_["error_kind"] == "exact":
         return f"{body} (exact)"
     return f"{body} ± {sp_['error']}" + (" (estimate, not a bound)" if sp_["error_kind"] == "estimate" else "")
+
+
+def confirmed_text(x, fine, dps: int) -> str:
+    """x as a decimal string with at most `dps` significant digits, and only as many as a second evaluation
+    `fine` of the same expression at GUARD more working digits agrees with (their relative difference): a
+    tolerance-independent check of the digits, an estimate, not a bound. "0" when both are exactly zero."""
+    with mp.workdps(dps + 2 * GUARD):
+        x, fine = mp.mpf(x), mp.mpf(fine)
+        if x == 0 and fine == 0:
+            return "0"
+        diff, scale = abs(x - fine), max(abs(x), abs(fine))
+        n = dps if diff == 0 else min(dps, int(mp.floor(-mp.log10(diff / scale))))
+        if n < 1:
+            return with_error(fine, diff)[0]
+        return mp.nstr(fine, n)
+
+
+def exact_text(r) -> str:
+    """An exact rational as text: its finite decimal expansion when it has one (3/2 -> "1.5"), else "n/d"."""
+    from fractions import Fraction
+    r = Fraction(r)
+    d, k2, k5 = r.denominator, 0, 0
+    while d % 2 == 0:
+        d, k2 = d // 2, k2 + 1
+    while d % 5 == 0:
+        d, k5 = d // 5, k5 + 1
+    if d != 1:
+        return f"{r.numerator}/{r.denominator}"
+    k = max(k2, k5)
+    return _decimal(r.numerator * 10**k // r.denominator, -k) if k else str(r.numerator)
