@@ -446,6 +446,11 @@ def integrated_error(fl: ReducedFlow, res, acc):
     return max(acc, fl.critical_distance(res.theta))
 
 
+def short_text(x, n: int) -> str:
+    """A measured quantity of a run (its time, an energy drift) to n significant digits; "0" for zero."""
+    return "0" if x == 0 else mp.nstr(x, n)
+
+
 def class_text(cls, res) -> str:
     """The class of an integrated limit as printed: the class, or why there is none."""
     if cls is not None:
@@ -491,9 +496,9 @@ def flow_report(chain: NumericChain, e0, w0, dps: int = 30, progress: bool = Fal
         err_int = None if stationary else integrated_error(fl, res, acc)
         rep["integrated"] = dict({"class": class_text(cls, res)}, **shown_point(
             res.theta, err_int, "estimate", key="limit", exact=start_shown(theta0) if stationary else None),
-            t=mp.nstr(res.t, 6), status=res.status, steps=res.steps, evaluations=res.evals, order=res.order)
+            t=short_text(res.t, 6), status=res.status, steps=res.steps, evaluations=res.evals, order=res.order)
         if res.energy_drift is not None:
-            rep["energy_drift"] = mp.nstr(res.energy_drift, 2)
+            rep["energy_drift"] = short_text(res.energy_drift, 2)
         else:
             rep["energy_drift"] = "undefined"
             notes.append("energy drift undefined: the start is on the e-axis (w0 = 0), where E is undefined; "
@@ -617,17 +622,17 @@ def attention_flow(chain: NumericChain, e0, w0, a0, dps: int = 30, rtol=None, **
         err_int = None if stationary else max(acc, fl.critical_distance(res.theta))
         integrated = {"class": class_text(cls, res), **shown_point(
             res.theta, err_int, "estimate", key="limit", exact=start_shown(th0) if stationary else None),
-            "t": mp.nstr(res.t, 6), "status": res.status, "steps": res.steps, "evaluations": res.evals,
+            "t": short_text(res.t, 6), "status": res.status, "steps": res.steps, "evaluations": res.evals,
             "order": res.order}
         rep = {"p": str(chain.p), "q": str(chain.q), "theta0": start_shown(th0), "dps": dps, "basin": basin,
                "theorem_class": pred["class"], "predicted": pred, "integrated": integrated,
-               "energy_drift": mp.nstr(res.energy_drift, 2) if res.energy_drift is not None else "undefined"}
+               "energy_drift": short_text(res.energy_drift, 2) if res.energy_drift is not None else "undefined"}
         if res.energy0 is not None:
             rep["energy0"] = shown_point([res.energy0], mp.mpf(10) ** (-dps) * max(1, abs(res.energy0)), "estimate")
             rep["energy_limit"] = shown_point([res.energy_end], max(mp.mpf(10) ** (-dps) * max(1, abs(res.energy_end)),
                                                                     res.energy_drift or 0), "estimate")
-        if err_pred is None and limit is not None and stationary:
-            notes.append("the start is a critical point: the flow stays there")
+        if stationary:
+            notes.append("the start is a critical point (the gradient vanishes there exactly): the flow stays there")
         if not exact:
             pass                                         # nothing to agree with
         elif not res.converged:

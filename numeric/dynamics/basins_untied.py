@@ -31,7 +31,7 @@ from fractions import Fraction
 import mpmath as mp
 
 from local2global.numeric.chain import NumericChain
-from local2global.numeric.dynamics.basins import (TheoremsDoNotApply, bracketed_root, class_text, integrated_error,
+from local2global.numeric.dynamics.basins import (TheoremsDoNotApply, bracketed_root, class_text, short_text, integrated_error,
                                                     record_agreement, report_tail, start_shown, two_precisions)
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.lambdify import mpf_exact
@@ -220,15 +220,15 @@ def flow_report(chain: NumericChain, e0, w0, h0, dps: int = 30, progress: bool =
         err_int = None if stationary else integrated_error(fl, res, acc)
         rep["integrated"] = {"class": class_text(cls, res), **shown_point(
             res.theta, err_int, "estimate", key="limit", exact=start_shown(theta0) if stationary else None),
-            "t": mp.nstr(res.t, 6), "status": res.status, "steps": res.steps, "evaluations": res.evals,
+            "t": short_text(res.t, 6), "status": res.status, "steps": res.steps, "evaluations": res.evals,
             "order": res.order}
         drift_e = res.energy_drift
         drift_h = None
         if theta0[1] != 0:
             E_h = fl.fns["E_h"]
             drift_h = abs(E_h(*res.theta) - E_h(*[mpf_exact(x) for x in theta0]))
-        rep["drift_E_e"] = "undefined" if drift_e is None else mp.nstr(drift_e, 2)
-        rep["drift_E_h"] = "undefined" if drift_h is None else mp.nstr(drift_h, 2)
+        rep["drift_E_e"] = "undefined" if drift_e is None else short_text(drift_e, 2)
+        rep["drift_E_h"] = "undefined" if drift_h is None else short_text(drift_h, 2)
         if theta0[1] == 0:
             notes.append("start on w = 0: E_e, E_h are undefined there; the plane is invariant and e^2 - h^2 is "
                          "conserved")
