@@ -151,19 +151,23 @@ def shown_point(xs, err, kind: str, exact=None, key: str = "value") -> dict:
         return {key: [str(x) for x in exact], "error": "0", "error_kind": "exact"}
     if not err > 0:
         raise ValueError("an error must be positive (an exact value is printed exactly)")
+    if kind == "bound":             # what `error_text` forgives, given back: a bound is never printed smaller
+        err = mp.mpf(err) * (1 + 2 * _FORGIVEN)
     texts, e = with_errors(xs, err)
     return {key: texts, "error": e, "error_kind": kind}
 
 
 def shown_text(sp_: dict, names: str | None = None) -> str:
-    """The text form of `shown_point`'s dict: "v", "(v1, v2) ± err" or "... ± err (estimate, not a bound)"."""
+    """The text form of `shown_point`'s dict: "v (exact)", "(v1, v2) ± err (rigorous bound)" or "... ± err
+    (estimate, not a bound)"."""
     vals = sp_["value"] if "value" in sp_ else sp_["limit"]
     body = vals[0] if len(vals) == 1 else f"({', '.join(vals)})"
     if names is not None:
         body = f"{names} = {body}"
     if sp_["error_kind"] == "exact":
         return f"{body} (exact)"
-    return f"{body} ± {sp_['error']}" + (" (estimate, not a bound)" if sp_["error_kind"] == "estimate" else "")
+    return f"{body} ± {sp_['error']}" + (" (estimate, not a bound)" if sp_["error_kind"] == "estimate" else
+                                         " (rigorous bound)")
 
 
 def confirmed_text(x, fine, dps: int) -> str:

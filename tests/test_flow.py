@@ -117,7 +117,7 @@ def test_l2g_flow_json_contract_and_agreement(capsys):
     assert rep["predicted"]["class"] == "global_min" and rep["integrated"]["class"] == "global_min"
     assert rep["agree"] is True
     assert all(isinstance(x, str) for x in rep["predicted"]["limit"] + rep["integrated"]["limit"])
-    assert rep["predicted"]["error_kind"] == rep["integrated"]["error_kind"] == "estimate"
+    assert rep["predicted"]["error_kind"] == "bound" and rep["integrated"]["error_kind"] == "estimate"
     assert set(rep["integrated"]) >= {"class", "limit", "t"} and "energy_drift" in rep
 
 

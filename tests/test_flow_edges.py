@@ -105,6 +105,8 @@ def check_text(out: str, rep: dict) -> None:
         s = rep[part]
         if s.get("error_kind") == "estimate":
             assert f"± {s['error']} (estimate, not a bound)" in out
+        if s.get("error_kind") == "bound":
+            assert f"± {s['error']} (rigorous bound)" in out
     assert ("agree:             yes" in out) == rep["agree"]
 
 
@@ -209,3 +211,23 @@ def test_eval_prints_no_none_a_exact_and_at_most_dps_digits(pq, th, capsys):
     for v in values:
         digits = re.sub(r"[-.]|e.*$", "", v).lstrip("0")
         assert len(digits) <= 20, v
+
+
+@pytest.mark.parametrize("pq, th", [((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 2), Fraction(-1, 2))),
+                                    ((Fraction(9, 10), Fraction(9, 10)), (Fraction(1, 2), Fraction(1, 2))),
+                                    ((Fraction(1, 10), Fraction(1, 10)), (Fraction(1, 2), Fraction(0))),
+                                    ((Fraction(1, 2), Fraction(1, 2)), (Fraction(2), Fraction(-1)))])
+def test_the_analytic_limit_is_enclosed_by_the_krawczyk_test_and_a_moved_limit_is_not(pq, th):
+    """`certified_error` proves a root of the limit's equations within its bound (arb balls); negative control:
+    the same limit moved by 10^-12 (far beyond the boxes it tries) is not certified."""
+    import mpmath as mp
+    from local2global.numeric.chain import NumericChain
+    from local2global.numeric.dynamics.basins import ReducedFlow, certified_error, predict, predict_iid
+    chain = NumericChain(*pq)
+    fl = ReducedFlow(chain)
+    pred = predict_iid(fl, th, dps=30) if chain.regime == 0 else predict(chain, None, th, dps=30, flow=fl)
+    bound = certified_error(chain, th, pred.limit, 30)
+    assert bound is not None and bound < mp.mpf(10) ** -30
+    with mp.workdps(50):
+        moved = tuple(x + (mp.mpf(10) ** -12 if i == 1 else 0) for i, x in enumerate(pred.limit))
+    assert certified_error(chain, th, moved, 30) is None

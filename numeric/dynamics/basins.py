@@ -413,6 +413,105 @@ def predict_iid(fl: ReducedFlow, theta0, dps: int = 50) -> Prediction:
                           "E0 > E_sad: the contour crosses the line w = -1/sqrt2 (A = 0) away from the axis")
 
 
+def _limit_system(regime: int, limit, theta0) -> tuple | None:
+    """The two equations in (e, w) whose root is the analytic limit (on the branch sign w of the limit, where E is
+    smooth), by the kind of limit `predict` / `predict_iid` found: the w-axis end (e = 0, E = E0), the line
+    w = -1/√2 at p + q = 1 (1 + 2w|w| = 0, E = E0), a point of Θ* (E = E0, A = A*), the e-axis (w = 0, A = A*);
+    None for a limit it does not cover (the origin, the saddle: a degenerate root)."""
+    e, w = S.e, S.w
+    m = canonical_model_r2()
+    e_l, w_l = limit
+    if w_l == 0:                 # the e-axis (invariant): A there is A(e, 0)
+        return None if (e_l == 0 or regime == 0) else (w, m.A.subs(w, 0) - A_star_expr())
+    if theta0[1] == 0:           # a start on the invariant e-axis ends on it
+        return None
+    s = 1 if w_l > 0 else -1
+    branch = {sp.Abs(w): s * w, sp.sign(w): s}
+    E = m.energy.subs(branch)
+    E0 = m.energy.subs(branch).subs({e: sp.Rational(theta0[0]), w: sp.Rational(theta0[1])})
+    if e_l == 0:
+        return (e, E - E0)
+    if regime == 0:
+        return ((1 + 2 * w * sp.Abs(w)).subs(branch), E - E0)
+    return (E - E0, m.A.subs(branch) - A_star_expr())
+
+
+@lru_cache(maxsize=None)
+def canonical_model_r2():
+    from local2global.symbolic.model import canonical_model
+    return canonical_model(False)
+
+
+@lru_cache(maxsize=None)
+def A_star_expr() -> sp.Expr:
+    """A* = log((1-p)(1-q)/(pq)) as derived (`symbolic.landscape.structure`), in the symbols p, q."""
+    from local2global.symbolic import landscape as sland
+    return sland.structure()["A_star"]
+
+
+def mpf_fraction(x) -> Fraction:
+    """The exact value of an mpf as a Fraction (no rounding to the current precision)."""
+    sign, man, exp, _ = mp.mpf(x)._mpf_ if not isinstance(x, mp.mpf) else x._mpf_
+    v = Fraction(int(man) * 2**int(exp)) if exp >= 0 else Fraction(int(man), 2**-int(exp))
+    return -v if sign else v
+
+
+def certified_error(chain, theta0, limit, dps: int):
+    r"""A rigorous bound on the distance (max norm) from the computed analytic limit to a root of its defining
+    equations (`_limit_system`), by the Krawczyk test in arb balls: K = x - Y F(x) + (I - Y J(X))(X - x) inside
+    the box X around x proves a unique root in X, within the radius of K. None when the test fails (a degenerate
+    root, a box too small) or the limit is not covered: the caller then states an estimate. The root is the one
+    the prediction's geometry picked (contour ∩ critical set in the direction of the flow); the bound is on the
+    digits of that point, the choice of the point is the theorem's."""
+    try:
+        return _krawczyk(chain, theta0, limit, dps)
+    except (ValueError, ArithmeticError, NotImplementedError):     # no enclosure: the caller states an estimate
+        return None
+
+
+def _krawczyk(chain, theta0, limit, dps: int):
+    import flint
+    from local2global.numeric.evaluate.arb import arb_rational, ball_function, exact_fraction, precision
+    system = _limit_system(chain.regime, limit, theta0)
+    if system is None:
+        return None
+    args = (S.e, S.w, S.p, S.q)
+    fs = [ball_function(f, args) for f in system]
+    js = [[ball_function(sp.diff(f, v), args) for v in (S.e, S.w)] for f in system]
+    x_q = [mpf_fraction(x) for x in limit]
+    with precision(int(3.33 * (dps + 2 * 10)) + 64):
+        pq = [arb_rational(chain.p), arb_rational(chain.q)]
+        x = [arb_rational(v) for v in x_q]
+        with working(dps + 10):
+            mid = lambda a: (lambda f: mp.mpf(f.numerator) / f.denominator)(exact_fraction(a.mid()))
+            jm = mp.matrix([[mid(g(*x, *pq)) for g in row] for row in js])
+            try:
+                Y = jm ** -1
+            except ZeroDivisionError:
+                return None
+            Yq = [[arb_rational(mpf_fraction(Y[i, j])) for j in range(2)] for i in range(2)]
+        for r_exp in (dps, dps - 5, dps // 2):
+            r = arb_rational(Fraction(1, 10 ** r_exp) * max(1, *(abs(v) for v in x_q)))
+            X = [flint.arb(v.mid(), r.upper()) for v in x]
+            Fx = [f(*x, *pq) for f in fs]
+            JX = [[g(*X, *pq) for g in row] for row in js]
+            if not all(v.is_finite() for row in JX for v in row) or not all(v.is_finite() for v in Fx):
+                continue
+            K = []
+            for i in range(2):
+                k = x[i] - sum(Yq[i][j] * Fx[j] for j in range(2))
+                for j in range(2):
+                    c = (1 if i == j else 0) - sum(Yq[i][m_] * JX[m_][j] for m_ in range(2))
+                    k += c * (X[j] - x[j])
+                K.append(k)
+            dist = [abs(K[i] - x[i]) for i in range(2)]
+            if all(d_.upper() < r.lower() for d_ in dist):
+                up = max(exact_fraction(d_.upper()) for d_ in dist)
+                with working(dps + 10):
+                    return mp.mpf(up.numerator) / up.denominator * (1 + mp.mpf(10) ** -(dps + 5))
+    return None
+
+
 def _predicted(chain, fl, theta0, dps: int):
     """`two_precisions` of this chain's analytic limit (`predict_iid` at p + q = 1, else `predict`)."""
     run = (lambda d: predict_iid(fl, theta0, dps=d)) if chain.regime == 0 else \
@@ -467,8 +566,9 @@ def flow_report(chain: NumericChain, e0, w0, dps: int = 30, progress: bool = Fal
     theorem_class, predicted {class, limit, error, error_kind, reason}, integrated {class, limit, error, error_kind,
     t, status, ...}, energy_drift, limit_gap, agree, notes. Every number is printed in the convention of
     `precision.shown_point`: to the digits its error supports, with the error and what it is ("exact" for a
-    critical start, which stays; "estimate" otherwise: neither the analytic limit, computed at two precisions, nor
-    the integration carries a rigorous bound). agree: the same class, and the limits within the sum of their
+    critical start, which stays; "bound" for an analytic limit that `certified_error` encloses, the root of its
+    equations proved by the Krawczyk test in arb balls; "estimate" otherwise: the analytic limit from two
+    precisions where the test fails, and always the integration, which carries no rigorous bound). agree: the same class, and the limits within the sum of their
     errors. The theorem side and the integration run at the same `dps`; one chain and one flow serve both."""
     theta0 = (Fraction(e0), Fraction(w0))
     rep = {"p": str(chain.p), "q": str(chain.q), "theta0": start_shown(theta0), "dps": dps}
@@ -479,6 +579,13 @@ def flow_report(chain: NumericChain, e0, w0, dps: int = 30, progress: bool = Fal
     else:
         basin, thm_cls = classify_theorem(chain, None, theta0, dps=dps)
     pred, err_pred = _predicted(chain, fl, theta0, dps)
+    pred_kind = "estimate"
+    if err_pred is not None:
+        cert = certified_error(chain, theta0, pred.limit, dps)
+        if cert is not None:            # a rigorous bound, printed to no more than dps digits
+            with working(dps):
+                err_pred = max(cert, mp.mpf(10) ** (-dps) * max([mp.mpf(1)] + [abs(x) for x in pred.limit]))
+            pred_kind = "bound"
     res = fl.run(theta0, dps=dps, progress=progress)
     with working(dps):
         if not res.converged:
@@ -490,7 +597,7 @@ def flow_report(chain: NumericChain, e0, w0, dps: int = 30, progress: bool = Fal
         rep["basin"] = basin
         rep["theorem_class"] = thm_cls
         rep["predicted"] = dict({"class": pred.limit_class, "reason": pred.reason}, **shown_point(
-            pred.limit, err_pred, "estimate", key="limit", exact=start_shown(theta0) if err_pred is None else None))
+            pred.limit, err_pred, pred_kind, key="limit", exact=start_shown(theta0) if err_pred is None else None))
         stationary = res.status == "stationary"
         acc = limit_accuracy(dps, cls or pred.limit_class, stationary)
         err_int = None if stationary else integrated_error(fl, res, acc)
