@@ -98,9 +98,13 @@ def exact_sign(ex: sp.Expr, theta0, dps: int) -> int | None:
     at 12 dps bits, or None when neither excludes 0 (the start is then within ~10^-(3.6 dps) of the set
     `ex` = 0, where the tolerance of `precision.tolerance` decides, as for a start computed on it)."""
     from local2global.numeric.evaluate.arb import arb_rational, precision
+    try:
+        fn = _ball_condition(ex)
+    except (NotImplementedError, TypeError, ValueError):   # a caller's condition with no ball form (a float in g)
+        return None
     for bits in (10 * dps + 64, 40 * dps + 64):
         with precision(bits):
-            v = _ball_condition(ex)(*(arb_rational(x) for x in theta0))
+            v = fn(*(arb_rational(x) for x in theta0))
             if v.is_finite() and v.is_exact() and v.is_zero():
                 return 0
             if v.is_finite() and not v.contains(0):
