@@ -231,3 +231,18 @@ def test_the_analytic_limit_is_enclosed_by_the_krawczyk_test_and_a_moved_limit_i
     with mp.workdps(50):
         moved = tuple(x + (mp.mpf(10) ** -12 if i == 1 else 0) for i, x in enumerate(pred.limit))
     assert certified_error(chain, th, moved, 30) is None
+
+
+def test_a_start_just_above_the_saddle_level_is_decided_exactly_not_within_the_tolerance():
+    """E(θ_0) - E_sad ~ 10^-6 is inside the dps-15 tolerance 10^-5: an exact start is decided by balls (the contour
+    passes the saddle level: a global minimum, as the flow finds); the same start as an mpf (the tolerance path,
+    the control) is taken to be on the saddle's level."""
+    import mpmath as mp
+    from local2global.numeric.chain import NumericChain
+    from local2global.numeric.dynamics.basins import predict
+    chain = NumericChain(Fraction(9, 10), Fraction(9, 10))
+    th = (Fraction(1, 1000), Fraction(-7071, 10000))
+    assert predict(chain, None, th, dps=15).limit_class == "global_min"
+    with mp.workdps(30):
+        inexact = tuple(mp.mpf(x.numerator) / x.denominator for x in th)
+    assert predict(chain, None, inexact, dps=15).limit_class == "saddle"

@@ -88,18 +88,18 @@ def _signs_at(fns: dict, e_, w_, tol):
 
 
 @lru_cache(maxsize=None)
-def _ball_condition(ex: sp.Expr):
+def _ball_condition(ex: sp.Expr, symbols=(S.e, S.w)):
     from local2global.numeric.evaluate.arb import ball_function
-    return ball_function(ex, (S.e, S.w))
+    return ball_function(ex, symbols)
 
 
-def exact_sign(ex: sp.Expr, theta0, dps: int) -> int | None:
+def exact_sign(ex: sp.Expr, theta0, dps: int, symbols=(S.e, S.w)) -> int | None:
     """The sign of the condition `ex` at an exact (rational) start, certified by arb balls at about 3 dps bits and
     at 12 dps bits, or None when neither excludes 0 (the start is then within ~10^-(3.6 dps) of the set
     `ex` = 0, where the tolerance of `precision.tolerance` decides, as for a start computed on it)."""
     from local2global.numeric.evaluate.arb import arb_rational, precision
     try:
-        fn = _ball_condition(ex)
+        fn = _ball_condition(ex, tuple(symbols))
     except (NotImplementedError, TypeError, ValueError):   # a caller's condition with no ball form (a float in g)
         return None
     for bits in (10 * dps + 64, 40 * dps + 64):
@@ -190,6 +190,34 @@ def _w_axis_end(f, E0, w0, w_sad, half, side):
     return bracketed_root(h, w0, w_sad)             # w1 in [w0, w_sad)
 
 
+def _exact_start(theta0) -> bool:
+    return all(isinstance(x, (Fraction, int)) for x in theta0)
+
+
+def level_sign(theta0, tol, E0, E_sad, dps: int) -> int:
+    """sign(E(θ_0) - E_sad) on w < 0: certified by arb balls for an exact start (a start 10^-6 above the saddle
+    level is above it at any dps), else within `tol`."""
+    if _exact_start(theta0):
+        m = canonical_model_r2()
+        from local2global.symbolic import energy as senergy
+        E = m.energy.subs({sp.Abs(S.w): -S.w, sp.sign(S.w): -1})
+        s_ = exact_sign(E - senergy.energy_on_w_axis()["E_sad"], theta0, dps)
+        if s_ is not None:
+            return s_
+    return _sign_tol(E0 - E_sad, tol)
+
+
+def on_theta_star(theta0, tol, A0, A_star, chain, dps: int) -> bool:
+    """Whether θ_0 lies on Θ* (A = A*): decided by arb balls for an exact start (then only where A - A* is 0
+    exactly, e.g. A* = 0 at p + q = 1 on the w-axis), else within `tol`."""
+    if _exact_start(theta0):
+        s_ = exact_sign(canonical_model_r2().A - A_star_expr(), tuple(theta0) + (chain.p, chain.q), dps,
+                        symbols=(S.e, S.w, S.p, S.q))
+        if s_ is not None:
+            return s_ == 0
+    return _sign_tol(A0 - A_star, tol) == 0
+
+
 def predict(p, q, theta0, dps: int = 50, flow: ReducedFlow | None = None) -> Prediction:
     r"""Analytic limit of the gradient flow from θ_0 (see module docstring); p + q != 1.
 
@@ -209,7 +237,7 @@ def predict(p, q, theta0, dps: int = 50, flow: ReducedFlow | None = None) -> Pre
             return Prediction(cls, (e0, w0), "start on the w-axis: a critical point, the flow stays")
         A0 = fl.A((e0, w0))
         G1 = fl.G_prime(A0)
-        if _sign_tol(A0 - A_star, tol) == 0:
+        if on_theta_star(theta0, tol, A0, A_star, fl.landscape.chain, dps):
             return Prediction("global_min", (e0, w0), "start on Theta*: a critical point")
         if w0 == 0:                         # the e-axis is invariant (Lemma 9): 1-D flow of |e|
             shrink = G1 > 0                 # d|e|/dt = -2|e| G'(e^2)
@@ -233,7 +261,7 @@ def predict(p, q, theta0, dps: int = 50, flow: ReducedFlow | None = None) -> Pre
             if direction < 0:
                 end, end_kind = _w_axis_end(f, E0, w0, w_sad, half, None), "axis"
         else:
-            level = _sign_tol(E0 - E_sad, tol)
+            level = level_sign(theta0, tol, E0, E_sad, dps)
             side = "left" if w0 < w_sad else "right"
             if level < 0:
                 if (side == "left" and direction > 0) or (side == "right" and direction < 0):
@@ -407,7 +435,7 @@ def predict_iid(fl: ReducedFlow, theta0, dps: int = 50) -> Prediction:
             return Prediction("global_min", (mp.mpf(0), _w_axis_end(f, E0, w0, w_sad, half, None)),
                               "A > 0 on w > 0: the contour runs down to the w-axis at f(w) = E0 (Lemma 12)")
         side = "left" if w0 < w_sad else "right"
-        level = _sign_tol(E0 - E_sad, tol)
+        level = level_sign(theta0, tol, E0, E_sad, dps)
         if level < 0:
             return Prediction("global_min", (mp.mpf(0), _w_axis_end(f, E0, w0, w_sad, half, side)),
                               "E0 < E_sad: the contour meets the w-axis before w = -1/sqrt2 (Lemma 12)")
