@@ -141,7 +141,7 @@ def first_run_steps(build: Path) -> dict:
 
 def cli_steps(build: Path) -> dict:
     steps = first_run_steps(build)
-    steps["derive"] = lambda: _cold("derive", ["derive", "--out", str(build / "derive")])
+    steps["derive"] = lambda: _cold("derive", ["derive", "--no-records", "--out", str(build / "derive")])
     steps["check"] = lambda: _cold("check", ["check", "--out", str(build / "check")])   # checks.json + report
     for dps in (30, 50):
         steps[f"flow_dps{dps}"] = (lambda dps=dps: _cold("flow", ["flow", "--p", "0.9", "--q", "0.9", "--e0", "0.5",

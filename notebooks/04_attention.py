@@ -71,8 +71,8 @@ display(Math(r"G'(0) = " + latex(station["G_prime_at_0"])))
 # %%
 out = attention_flow(NumericChain("9/10", "9/10"), "1/5", "1/2", "1/10", dps=15)
 print("limit class :", out["integrated"]["class"])
-print("limit       :", out["integrated"]["limit"])
-print("energy drift:", out["energy_drift"], " (E0 =", out["energy0"], ")")
+print("limit       :", out["integrated"]["limit"], "±", out["integrated"]["error"], "(estimate)")
+print("energy drift:", out["energy_drift"], " (E0 =", out["energy0"]["value"][0], ")")
 
 # %% [markdown]
 # Basin slices in $\mathbb{R}^3$ and the Gaussian-start fractions of Thm 11 are produced by `l2g figures` and

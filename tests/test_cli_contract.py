@@ -77,7 +77,7 @@ def test_every_command_examples_parse(capsys):
 WRITERS = {
     "check": (["check", "--only", "sec2.stationary", "--out"], "folder", "report.md", None),
     "all": (["all", "--no-notebooks", "--no-pdf", "--out"], "folder", "checks.json", "figures"),
-    "derive": (["derive", "--out"], "folder", "derivations.tex", "fragments"),
+    "derive": (["derive", "--no-records", "--out"], "folder", "derivations.tex", "fragments"),
     "figures": (["figures", "--only", "fig1a", "--out"], "folder", "fig1a.png", None),
     "flow --suite": (["flow", "--suite", "--out"], "file", None, None),
     "sweep": (["sweep", "--quick", "--out"], "folder", "phase_table.json", None),

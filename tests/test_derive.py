@@ -25,8 +25,21 @@ DOCUMENT = Path(D.__file__).resolve().parent
 @pytest.fixture(scope="module")
 def derived(tmp_path_factory):
     out = tmp_path_factory.mktemp("derive") / "build"
-    assert main(["derive", "--out", str(out)]) == 0
+    assert main(["derive", "--no-records", "--out", str(out)]) == 0
     return out
+
+
+def test_derive_without_records_says_so_and_exits_2_before_writing(tmp_path, capsys):
+    out = tmp_path / "d"
+    assert main(["derive", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "no claim records" in err and "--no-records" in err
+    assert not out.exists()
+    bad = tmp_path / "a1.json"
+    bad.write_text('{"a": 1}')
+    assert main(["derive", "--out", str(out), "--records", str(bad)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1 and not out.exists()
+    assert main(["derive", "--out", str(out), "--records", str(bad), "--no-records"]) == 2
 
 
 def _files(root):
@@ -36,7 +49,7 @@ def _files(root):
 def test_derive_is_byte_identical_across_processes_and_hash_seeds(derived, tmp_path):
     other = tmp_path / "again"
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    run = subprocess.run([sys.executable, "-m", "local2global", "derive", "--out", str(other)],
+    run = subprocess.run([sys.executable, "-m", "local2global", "derive", "--no-records", "--out", str(other)],
                          capture_output=True, text=True, timeout=600, env=env)
     assert run.returncode == 0, run.stderr
     assert _files(other) == _files(derived)
@@ -154,13 +167,15 @@ def test_records_file_formats_are_read_by_the_one_loader(tmp_path):
     """checks.json (a list), report.json ({"claims": [...]}), {"records": [...]} and {id: record} are read alike;
     anything else is refused with one line (RecordsError), never half-accepted."""
     from local2global.proofs.outputs.records import RecordsError, by_id, load_records
-    rec = {"id": "a.b", "status": "proved", "steps": [{"kind": "exact", "states": "x = x"}]}
+    text = {k: "t" for k in ("ref", "title", "section", "method", "evidence", "control")}
+    rec = {"id": "a.b", "status": "proved", "steps": [{"kind": "exact", "states": "x = x"}], **text}
     path = tmp_path / "r.json"
-    for data in ([rec], {"claims": [rec]}, {"records": [rec]}, {"a.b": {"status": "proved"}}):
+    for data in ([rec], {"claims": [rec]}, {"records": [rec]}, {"a.b": {"status": "proved", **text}}):
         path.write_text(json.dumps(data))
         assert by_id(load_records(path))["a.b"]["status"] == "proved"
     for bad in ("{not json", "[]", '[{"status": "proved"}]', '[{"id": "a", "status": "great"}]',
-                '[{"id": "a", "status": "proved", "steps": [{"kind": "guessed", "states": "x"}]}]', '"text"'):
+                '[{"id": "a", "status": "proved", "steps": [{"kind": "guessed", "states": "x"}]}]', '"text"',
+                '{"a": 1}', '[{"id": "a", "status": "proved"}]', json.dumps([dict(rec, ref=None)])):
         path.write_text(bad)
         with pytest.raises(RecordsError) as info:
             load_records(path)

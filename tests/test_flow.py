@@ -117,13 +117,14 @@ def test_l2g_flow_json_contract_and_agreement(capsys):
     assert rep["predicted"]["class"] == "global_min" and rep["integrated"]["class"] == "global_min"
     assert rep["agree"] is True
     assert all(isinstance(x, str) for x in rep["predicted"]["limit"] + rep["integrated"]["limit"])
+    assert rep["predicted"]["error_kind"] == "bound" and rep["integrated"]["error_kind"] == "estimate"
     assert set(rep["integrated"]) >= {"class", "limit", "t"} and "energy_drift" in rep
 
 
 def test_l2g_flow_handles_a_start_on_the_e_axis(capsys):
     code, out, _ = _run(["flow", "--p", "1/10", "--q", "1/10", "--e0", "1/2", "--w0", "0", "--dps", "20", "--json"], capsys)
     rep = json.loads(out)
-    assert code == 0 and rep["agree"] is True and rep["energy_drift"] is None
+    assert code == 0 and rep["agree"] is True and rep["energy_drift"] == "undefined"
     assert rep["predicted"]["class"] == "global_min"
 
 
@@ -138,11 +139,23 @@ def test_l2g_flow_rejects_bad_numbers_with_one_line_and_exit_2(argv, capsys):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
-def test_l2g_flow_at_p_plus_q_one_reports_that_the_theorems_do_not_apply(capsys):
+def test_l2g_flow_at_p_plus_q_one_predicts_a_global_minimum_on_the_w_axis(capsys):
+    # p + q = 1: A* = 0, every critical point a global minimum; from w0 > 0 the contour runs to f(w) = E0 on e = 0
     code, out, _ = _run(["flow", "--p", "1/2", "--q", "1/2", "--e0", "1/2", "--w0", "1/2", "--dps", "15", "--json"], capsys)
     rep = json.loads(out)
-    assert code == 0 and rep["predicted"] is None and rep["agree"] is None
-    assert any("p+q != 1" in n for n in rep["notes"])
+    assert code == 0 and rep["basin"] == "p+q=1" and rep["agree"] is True
+    assert rep["predicted"]["class"] == rep["integrated"]["class"] == "global_min"
+    assert mp.mpf(rep["predicted"]["limit"][0]) == 0 and 0 < mp.mpf(rep["predicted"]["limit"][1]) < mp.mpf(1) / 2
+    assert any("p + q = 1" in n for n in rep["notes"]) and "None" not in out and "null" not in out
+
+
+def test_l2g_flow_at_p_plus_q_one_from_w0_below_zero_meets_the_line_w_equal_minus_one_over_sqrt2(capsys):
+    code, out, _ = _run(["flow", "--p", "1/2", "--q", "1/2", "--e0", "2", "--w0", "-1", "--dps", "20", "--json"], capsys)
+    rep = json.loads(out)
+    assert code == 0 and rep["agree"] is True
+    with mp.workdps(30):
+        assert abs(mp.mpf(rep["predicted"]["limit"][1]) + 1 / mp.sqrt(2)) < mp.mpf(10) ** -18
+        assert mp.mpf(rep["predicted"]["limit"][0]) > 1
 
 
 @pytest.mark.parametrize("pq, th", [

@@ -381,7 +381,8 @@ def test_l2g_prob_json_carries_outward_rounded_decimal_endpoints(capsys):
         assert Fraction(rep[cls]["lo"]) <= lo and hi <= Fraction(rep[cls]["hi"])
         v, half = _printed_value_and_half_ulp(rep[cls]["value"])
         assert rep[cls]["digits"] >= 30 and v - half <= lo <= hi <= v + half
-    assert rep["saddle"] == {"value": "0", "exact": True, "digits": None, "error": "0", "lo": "0", "hi": "0"}
+    assert rep["saddle"] == {"value": "0", "exact": True, "digits": None, "error": "0", "error_kind": "exact", "lo": "0",
+                             "hi": "0"}
     assert Fraction(rep["sum_minus_1"]["lo"]) <= 0 <= Fraction(rep["sum_minus_1"]["hi"])
 
 

@@ -31,12 +31,12 @@ from fractions import Fraction
 import mpmath as mp
 
 from local2global.numeric.chain import NumericChain
-from local2global.numeric.dynamics.basins import (TheoremsDoNotApply, bracketed_root, decimal_text, record_agreement,
-                                                    report_tail)
+from local2global.numeric.dynamics.basins import (TheoremsDoNotApply, bracketed_root, class_text, short_text, integrated_error,
+                                                    record_agreement, report_tail, start_shown, two_precisions)
 from local2global.numeric.dynamics.flow import ReducedFlow
 from local2global.numeric.evaluate.lambdify import mpf_exact
 from local2global.numeric.evaluate.landscape import Landscape, compiled_model
-from local2global.numeric.precision import limit_accuracy, limit_tolerances, to_accuracy, working
+from local2global.numeric.precision import limit_accuracy, limit_tolerances, shown_point, shown_text, working
 
 
 @dataclass(frozen=True)
@@ -201,35 +201,39 @@ def flow_report(chain: NumericChain, e0, w0, h0, dps: int = 30, progress: bool =
     rep = {"p": str(chain.p), "q": str(chain.q), "theta0": [str(x) for x in theta0], "dps": dps,
            "model": "untied"}
     notes = []
-    try:
-        pred = predict(chain, None, theta0, dps=dps)
-    except TheoremsDoNotApply as ex:
-        pred = None
-        notes.append(str(ex))
+    if chain.regime == 0:
+        raise TheoremsDoNotApply("the untied flow is characterised for p + q != 1 (at p + q = 1 its limit is not "
+                                 "derived)")
+    pred, err_pred = two_precisions(lambda d: predict(chain, None, theta0, dps=d), theta0, dps)
     fl = ReducedFlow(chain, untied=True)
     res = fl.run(theta0, dps=dps, progress=progress)
     with working(dps):
         stationary = res.status == "stationary"
-        cls = end_class(fl, res.theta, **limit_tolerances(dps, stationary)) if (res.converged and pred) else None
-        rep["predicted"] = None if pred is None else {
-            "class": pred.limit_class, "limit": [decimal_text(x, dps) for x in pred.limit], "reason": pred.reason,
-            "levels": None if pred.levels is None else [decimal_text(x, dps) for x in pred.levels]}
-        acc = limit_accuracy(dps, cls or (pred.limit_class if pred else None), stationary)
-        rep["integrated"] = {"class": cls, "limit": [to_accuracy(x, acc) for x in res.theta], "accuracy": mp.nstr(acc, 2),
-                             "t": mp.nstr(res.t, 6), "status": res.status, "steps": res.steps,
-                             "evaluations": res.evals, "order": res.order}
+        cls = end_class(fl, res.theta, **limit_tolerances(dps, stationary)) if res.converged else None
+        rep["predicted"] = {"class": pred.limit_class, "reason": pred.reason,
+                            **shown_point(pred.limit, err_pred, "estimate", key="limit",
+                                          exact=start_shown(theta0) if err_pred is None else None)}
+        if pred.levels is not None:
+            rep["predicted"]["levels"] = shown_point(pred.levels, mp.mpf(10) ** (-dps) * max(1, *map(abs, pred.levels)),
+                                                     "estimate")
+        acc = limit_accuracy(dps, cls or pred.limit_class, stationary)
+        err_int = None if stationary else integrated_error(fl, res, acc)
+        rep["integrated"] = {"class": class_text(cls, res), **shown_point(
+            res.theta, err_int, "estimate", key="limit", exact=start_shown(theta0) if stationary else None),
+            "t": short_text(res.t, 6), "status": res.status, "steps": res.steps, "evaluations": res.evals,
+            "order": res.order}
         drift_e = res.energy_drift
         drift_h = None
         if theta0[1] != 0:
             E_h = fl.fns["E_h"]
             drift_h = abs(E_h(*res.theta) - E_h(*[mpf_exact(x) for x in theta0]))
-        rep["drift_E_e"] = None if drift_e is None else mp.nstr(drift_e, 3)
-        rep["drift_E_h"] = None if drift_h is None else mp.nstr(drift_h, 3)
+        rep["drift_E_e"] = "undefined" if drift_e is None else short_text(drift_e, 2)
+        rep["drift_E_h"] = "undefined" if drift_h is None else short_text(drift_h, 2)
         if theta0[1] == 0:
             notes.append("start on w = 0: E_e, E_h are undefined there; the plane is invariant and e^2 - h^2 is "
                          "conserved")
-        record_agreement(rep, notes, res, pred, cls, acc, pred is not None and cls == pred.limit_class)
-        if pred is not None and pred.limit_class == "saddle":
+        record_agreement(rep, notes, res, pred, cls, err_int, err_pred, cls == pred.limit_class)
+        if pred.limit_class == "saddle":
             notes.append("a start on the exceptional set: the saddle is reached only in exact arithmetic; a "
                          "finite-precision flow passes it and is classified within its tolerance")
     rep["notes"] = notes
@@ -242,12 +246,11 @@ def flow_report_text(rep: dict) -> str:
     lines = [f"p = {rep['p']}, q = {rep['q']}, theta0 = (e, w, h) = ({th[0]}, {th[1]}, {th[2]}), untied, "
              f"dps = {rep['dps']}"]
     pr = rep["predicted"]
-    if pr is not None:
-        lines.append(f"predicted limit:   {pr['class']} at (e, w, h) = ({', '.join(pr['limit'])}) ({pr['reason']})")
-        if pr["levels"] is not None:
-            lines.append(f"levels:            E_e = {pr['levels'][0]}, E_h = {pr['levels'][1]}")
+    lines.append(f"predicted limit:   {pr['class']} at {shown_text(pr, '(e, w, h)')} ({pr['reason']})")
+    if "levels" in pr:
+        lines.append(f"levels:            {shown_text(pr['levels'], '(E_e, E_h)')}")
     it = rep["integrated"]
-    lines.append(f"integrated limit:  {it['class']} at (e, w, h) = ({', '.join(it['limit'])}) ± {it['accuracy']}, "
+    lines.append(f"integrated limit:  {it['class']} at {shown_text(it, '(e, w, h)')}, "
                  f"t = {it['t']} ({it['status']}, {it['steps']} steps, order {it['order']})")
     lines.append(f"drift of E_e, E_h: {rep['drift_E_e']}, {rep['drift_E_h']}")
     return "\n".join(lines + report_tail(rep))

@@ -377,19 +377,20 @@ def _bound_digits(n: int) -> int:
 
 def _render(x: flint.arb, dps: int) -> dict:
     if x.is_exact() and x == 0:
-        return {"value": "0", "exact": True, "digits": None, "error": "0", "lo": "0", "hi": "0"}
+        return {"value": "0", "exact": True, "digits": None, "error": "0", "error_kind": "exact", "lo": "0", "hi": "0"}
     cd = correct_digits(x, dps)
     n = cd["digits"] if cd else 0
     lo, hi = decimal_bounds(x, _bound_digits(n))
     return {"value": cd["value"] if cd else None, "exact": False, "digits": n,
-            "error": cd["error"] if cd else None, "lo": lo, "hi": hi}
+            "error": cd["error"] if cd else None, "error_kind": "bound", "lo": lo, "hi": hi}
 
 
 def prob_report(p, q, sigma, dps: int = 40, mc: int = 0, seed: int = 0, progress: bool = False) -> dict:
     """The JSON contract of `l2g prob`. Per class: "value" (the correctly rounded decimal of the
     probability, to "digits" significant digits, all guaranteed by the enclosure), "error" (an upper
     bound of |P - value|, 2 digits rounded up), "lo"/"hi" (decimal strings, rounded outward: the exact
-    interval they denote contains P), "exact" (True for the measure-zero classes, P = 0 exactly). "sum_minus_1": the enclosure of P(I_min) + P(I*) - 1 (must contain
+    interval they denote contains P), "exact" (True for the measure-zero classes, P = 0 exactly), "error_kind"
+    ("bound", or "exact": the convention of `precision.shown_point`). "sum_minus_1": the enclosure of P(I_min) + P(I*) - 1 (must contain
     0). With mc > 0 the Monte Carlo fractions and their z-scores against the enclosures."""
     chain = NumericChain.of(p, q)           # the one chain of `l2g prob`, passed down
     pr = certified_probabilities(chain, None, sigma, dps=dps)

@@ -18,6 +18,7 @@ says so, and `critical` is "degenerate" where ∇L = 0 (A = 0 within tolerance) 
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 import mpmath as mp
@@ -26,7 +27,7 @@ import sympy as sp
 from local2global.numeric.chain import NumericChain, exact
 from local2global.numeric.evaluate.lambdify import compile_mp, mpf_exact
 from local2global.numeric.evaluate.landscape import Landscape
-from local2global.numeric.precision import GUARD, tolerance, working
+from local2global.numeric.precision import GUARD, confirmed_text, exact_text, tolerance, working
 from local2global.symbolic import symbols as S
 from local2global.symbolic.model import canonical_model
 
@@ -127,22 +128,26 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None, h=None) -> dict:
     theta = (e, w, a) if attention else ((e, w, h) if untied else (e, w))
     land = Landscape(chain, attention=attention, untied=untied)
     pv = land.at(theta, b, dps=dps)
+    fine = land.at(theta, b, dps=dps + GUARD)        # the digits printed are those the two evaluations share
     with working(dps):
-        fmt = lambda x: mp.nstr(x, dps)
-        rows = lambda m: None if m is None else [[fmt(x) for x in row] for row in m]
-        out = {"A": fmt(pv.A), "b_star": _b_star_text(chain, e, pv.b_star, dps, attention, untied),
-               "loss": fmt(pv.loss),
-               "grad": [fmt(x) for x in pv.grad], "hessian": rows(pv.hessian)}
+        fmt = lambda x, y: confirmed_text(x, y, dps)
+        vec = lambda u, v: None if u is None else [fmt(x, y) for x, y in zip(u, v)]
+        rows = lambda m, n: None if m is None else [vec(r, s) for r, s in zip(m, n)]
+        out = {"A": _A_exact(attention, untied, theta), "b_star": _b_star_text(chain, e, pv.b_star, fine.b_star, dps,
+                                                                                 attention, untied),
+               "loss": fmt(pv.loss, fine.loss), "grad": vec(pv.grad, fine.grad), "hessian": rows(pv.hessian, fine.hessian)}
         if w == 0:
             # w|w| is C^1 but not C^2: the Hessian does not exist on w = 0; give the one-sided limits instead
             out["hessian"] = None
             with working(dps, extra=10):
-                out["hessian_one_sided"] = {side: rows(land.hessian_one_sided(theta, sgn))
-                                            for side, sgn in (("w->0+", 1), ("w->0-", -1))}
+                one = {sgn: land.hessian_one_sided(theta, sgn) for sgn in (1, -1)}
+            with working(dps + GUARD, extra=10):
+                one_fine = {sgn: land.hessian_one_sided(theta, sgn) for sgn in (1, -1)}
+            out["hessian_one_sided"] = {side: rows(one[sgn], one_fine[sgn]) for side, sgn in (("w->0+", 1), ("w->0-", -1))}
             out["hessian_note"] = "undefined at w = 0 (w|w| is not twice differentiable): the one-sided Hessians are given"
         if b is not None:
-            out.update(loss_b=fmt(pv.loss_b), grad_b=None if pv.grad_b is None else [fmt(x) for x in pv.grad_b],
-                       hessian_b=rows(pv.hessian_b))
+            out.update(loss_b=fmt(pv.loss_b, fine.loss_b), grad_b=vec(pv.grad_b, fine.grad_b),
+                       hessian_b=rows(pv.hessian_b, fine.hessian_b))
         values = {S.p: chain.p, S.q: chain.q, S.e: e, S.w: w, S.a: a, S.b: b, S.h: h}
         if chain.regime == 0:
             flat = abs(pv.A) <= tolerance(dps)
@@ -158,19 +163,36 @@ def evaluate_point(p, q, e, w, b=None, dps: int = 50, a=None, h=None) -> dict:
                 out["critical_b"] = (_pick(membership(attention, True, values, dps, untied))
                                      if pv.grad_b is not None else None)
     out["dps"] = dps
+    out["digits"] = DIGITS
     return out
 
 
-def _b_star_text(chain, e, value, dps, attention, untied=False) -> str:
-    """b* as a decimal string; at e = 0 from the derived exact value b*(0, w) = log(p/q), printed "0" when it is 0
-    (the numeric root has a rounding residue of ~10^-(dps + GUARD) there)."""
+#: what the digits of `l2g eval` are (the convention of `precision`: the value with the digits its check supports)
+DIGITS = ("A exact (a polynomial in the exact inputs); every other value to at most dps significant digits, only "
+          "those a second evaluation at dps + 10 working digits agrees with: an estimate, not a bound")
+
+
+def _A_exact(attention: bool, untied: bool, theta) -> str:
+    """A(θ) exactly: the derived A is a polynomial in θ and |w|, evaluated in rationals."""
+    m = _model(attention, untied)
+    names = (S.e, S.w, S.h) if untied else ((S.e, S.w, S.a) if attention else (S.e, S.w))
+    val = sp.sympify(m.A).subs({s: sp.Rational(x.numerator, x.denominator) for s, x in zip(names, theta)})
+    if not val.is_Rational:
+        raise AssertionError(f"A is not rational at a rational point: {val}")
+    return exact_text(Fraction(int(val.p), int(val.q)))
+
+
+def _b_star_text(chain, e, value, fine, dps, attention, untied=False) -> str:
+    """b* as a decimal string (`confirmed_text` of the two evaluations); at e = 0 from the derived exact value
+    b*(0, w) = log(p/q), printed "0" when it is 0 (the numeric root has a rounding residue of ~10^-(dps + GUARD)
+    there)."""
     if e != 0:
-        return mp.nstr(value, dps)
+        return confirmed_text(value, fine, dps)
     exact_expr = _model(attention, untied).optimal_bias["b_star_at_e0"]
     val = exact_expr.subs({S.p: sp.Rational(chain.p.numerator, chain.p.denominator),
                            S.q: sp.Rational(chain.q.numerator, chain.q.denominator)})
     if val.free_symbols:
-        return mp.nstr(value, dps)
+        return confirmed_text(value, fine, dps)
     return "0" if sp.simplify(val) == 0 else mp.nstr(mp.mpf(sp.N(val, dps + GUARD)), dps)
 
 

@@ -55,9 +55,17 @@ def by_id(records) -> dict[str, dict]:
     return {str(d["id"]): d for d in map(as_dict, records or ())}
 
 
+#: the text fields every claim record carries (`_registry.Record`'s fields without a default): the outputs read them
+REQUIRED_TEXT = ("ref", "title", "section", "method", "evidence", "control")
+
+
 def _check_record(r, where: str) -> None:
     if not isinstance(r, dict) or not isinstance(r.get("id"), str):
         raise RecordsError(f"{where}: a record without an id")
+    absent = [k for k in REQUIRED_TEXT if not isinstance(r.get(k), str)]
+    if absent:
+        raise RecordsError(f"{where}: record {r['id']!r} lacks {', '.join(absent)} (a claim record of `l2g check` "
+                           "has them all)")
     if r.get("status") not in KNOWN_STATUSES:
         raise RecordsError(f"{where}: record {r['id']!r} has no known status (got {r.get('status')!r})")
     for key in ("steps", "printed_steps", "control_steps", "corroborations"):

@@ -23,6 +23,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--records", default=None, metavar="FILE",
                         help="claim records to show their statuses: the checks.json of `l2g check` / `l2g all`, "
                              "or `l2g check --json > FILE` (default: DIR/checks.json if it exists)")
+    parser.add_argument("--no-records", action="store_true",
+                        help="write the document without claim records (every status box then reads 'not run'); "
+                             "without it, a run that finds no records is refused")
     parser.add_argument("--pdf", action="store_true", help="also compile derivations.pdf with pdflatex")
 
 
@@ -55,18 +58,32 @@ def run(args) -> int:
     if args.pdf and _pdf.pdflatex_path() is None:
         raise UsageError(_pdf.missing_message("run without --pdf"))
 
+    if args.no_records and args.records is not None:
+        raise UsageError("--no-records and --records cannot be combined")
     from local2global.proofs.outputs import document
     from local2global.proofs.outputs.records import RecordsError, load_records
     records_path = Path(args.records) if args.records else out / document.RECORDS_NAME
-    try:
-        records = load_records(records_path) if records_path.exists() else []
-    except RecordsError as ex:
-        raise UsageError(str(ex)) from None
-    doc = document.build_document(records, fig_dir=out / "figures", tex_dir=out)   # all in memory first
+    records = []
+    if not args.no_records:
+        if not records_path.exists():
+            raise UsageError(f"no claim records: {str(records_path)!r} does not exist (run `l2g check --out "
+                             f"{shown(str(out))}` first, pass --records FILE, or --no-records for a document whose "
+                             "statuses all read 'not run')")
+        try:
+            records = load_records(records_path)
+        except RecordsError as ex:
+            raise UsageError(str(ex)) from None
+    from local2global.proofs import select
+    claims = list(select())
+    missing = len({c.id for c in claims} - {str(r["id"]) for r in records})
+    doc = document.build_document(records, claims=claims, fig_dir=out / "figures", tex_dir=out)   # all in memory first
     make_output_dir(out)
     main = write_outputs(out, doc)
     n = len(doc.fragments)
     print(f"wrote {main} ({plural(n, 'section')}) and {plural(n, 'fragment')} in {out / 'fragments'}")
+    if records and missing:
+        print(f"l2g derive: {missing} of {len(claims)} claims have no record in {str(records_path)!r}: their status "
+              "boxes read 'not run'", file=sys.stderr)
     if args.pdf:
         try:
             print(f"wrote {_pdf.compile_pdf(main, out)}")

@@ -81,6 +81,7 @@ def _table(res: dict, names: str) -> str:
     for key in ("hessian_note", "note"):
         if key in res:
             lines.append(f"note: {res[key]}")
+    lines.append(f"digits: {res['digits']}")
     return "\n".join(lines)
 
 

@@ -82,6 +82,9 @@ def run(args) -> int:
         if args.h0 is None:
             raise UsageError("--untied needs --h0 (the initial head scale; h0 = e0 starts on the tied diagonal)")
         h0 = bounded(exact_number(args.h0, "--h0"), "--h0", 10)
+        if p + q == 1:
+            raise UsageError("--untied at p + q = 1: the untied flow's limit is derived for p + q != 1 only (the "
+                             "tied flow, without --untied, has an answer there)")
         from local2global.numeric.dynamics import basins_untied
         try:
             rep = basins_untied.flow_report(_chain(p, q), e0, w0, h0, dps=dps, progress=progress_enabled())
@@ -114,22 +117,21 @@ def _chain(p, q):
 
 
 def attention_text(rep: dict) -> str:
-    """Text of `l2g flow --a0` (`attention_flow`'s report), with the same header as the flow in R^2."""
+    """Text of `l2g flow --a0` (`attention_flow`'s report), with the same header and lines as the flow in R^2."""
+    from local2global.numeric.dynamics.basins import report_tail
+    from local2global.numeric.precision import shown_text
     th = rep["theta0"]
-    it = rep["integrated"]
+    it, pr = rep["integrated"], rep["predicted"]
     lines = [f"p = {rep['p']}, q = {rep['q']}, theta0 = (e, w, a) = ({th[0]}, {th[1]}, {th[2]}), dps = {rep['dps']}"]
-    pr = rep.get("predicted")
-    if pr is not None:
-        lines.append(f"basin ({rep['basin']}): {pr['class']} ({pr['reason']})")
-        where = "none (unbounded)" if pr["limit"] is None else f"(e, w, a) = ({', '.join(pr['limit'])})"
-        lines.append(f"predicted limit:   {pr['class']} at {where}")
-    lines += [f"integrated limit:  {it['class']} at (e, w, a) = ({', '.join(it['limit'])}), t = {it['t']} "
+    lines.append(f"basin ({rep['basin']}): {pr['class']} ({pr['reason']})" if rep["basin"] != "p+q=1" else
+                 f"regime:            p + q = 1 (i.i.d. chain; Thms A/B do not apply) -> {pr['class']}")
+    where = shown_text(pr, "(e, w, a)") if "limit" in pr else pr["limit_note"]
+    lines += [f"predicted limit:   {pr['class']} at {where}" if "limit" in pr else
+              f"predicted limit:   {pr['class']}; {where}",
+              f"integrated limit:  {it['class']} at {shown_text(it, '(e, w, a)')}, t = {it['t']} "
               f"({it['status']}, {it['steps']} steps)",
               f"energy drift:      {rep['energy_drift']}"]
-    if rep.get("agree") is not None:
-        lines.append(f"agree:             {rep['agree']}")
-    lines += [f"note: {n}" for n in rep["notes"]]
-    return "\n".join(lines)
+    return "\n".join(lines + report_tail(rep))
 
 
 def _ks(text) -> tuple[int, ...]:

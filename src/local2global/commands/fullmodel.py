@@ -61,22 +61,39 @@ def _inputs(args):
     return p, q, e, w, a, b, d, N, h
 
 
+#: what the digits of `l2g fullmodel` are (the convention of `numeric.precision`: a value to the digits its error
+#: supports, and what that error is)
+DIGITS = ("both columns are float64 computations (torch; the symbolic model lambdified), with no error bound: each "
+          "row is printed to the decimal place of its estimate max(|difference|, 4 ulp), an estimate, not a bound")
+ULPS = 4
+
+
+def row_error(x: float, y: float) -> float:
+    """The error estimate of one row of the table: the two float64 values' difference, at least ULPS units in the
+    last place of the larger (two independent float64 computations agreeing to 1 ulp are not exact)."""
+    import math
+    return max(abs(x - y), ULPS * math.ulp(max(abs(x), abs(y), 1e-300)))
+
+
 def _table(res: dict) -> str:
+    from local2global.numeric.precision import with_errors
     sym, full = res["symbolic"], res["full"]
-    rows = [("", "symbolic", "full model", "difference"),
-            ("loss", sym["loss"], full["loss"], full["loss"] - sym["loss"])]
-    rows += [(f"dL/d{n}", sym["grad"][n], full["grad"][n], full["grad"][n] - sym["grad"][n]) for n in sym["grad"]]
-    fmt = lambda v: v if isinstance(v, str) else f"{v:.17g}"
-    cells = [[fmt(v) for v in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(4)]
-    lines = ["  ".join(c.ljust(wd) for c, wd in zip(r, widths)).rstrip() for r in cells]
+    rows = [("", "symbolic", "full model", "difference")]
+    pairs = [("loss", sym["loss"], full["loss"])] + [(f"dL/d{n}", sym["grad"][n], full["grad"][n]) for n in sym["grad"]]
+    for name, x, y in pairs:
+        (tx, ty), _ = with_errors([x, y], row_error(x, y))
+        rows.append((name, tx, ty, f"{abs(y - x):.2g}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = ["  ".join(c.ljust(wd) for c, wd in zip(r, widths)).rstrip() for r in rows]
     if "normal_norm" in full:
         lines.append(f"full gradient over all parameters: |grad| = {full['gradient_norm']:.6g}, part normal to the "
                      f"canonical manifold: {full['normal_norm']:.6g}")
     pt = res["point"]
-    lines.append(f"max |difference| = {res['max_abs_diff']:.3g}   (b = {pt['b']} = {pt['b_value']:.17g}, "
-                 f"d = {pt['d']}, N = {pt['N']}, {pt['attention']} attention"
+    (b_text,), b_err = with_errors([pt["b_value"]], row_error(pt["b_value"], pt["b_value"]))
+    lines.append(f"max |difference| = {res['max_abs_diff']:.2g}   "
+                 f"(b = {pt['b']} = {b_text} ± {b_err}, d = {pt['d']}, N = {pt['N']}, {pt['attention']} attention"
                  + (", untied head" if pt.get("head") == "untied" else "") + ")")
+    lines.append(f"digits: {DIGITS}")
     return "\n".join(lines)
 
 
@@ -88,5 +105,6 @@ def run(args) -> int:
         res = side_by_side(p, q, e, w, b, a, d=d, N=N, h=h)
     except (ValueError, TypeError, OverflowError) as ex:     # invariants refused by the numeric layer
         raise UsageError(str(ex).splitlines()[0]) from None
+    res["digits"] = DIGITS
     print(json.dumps(res, indent=2) if args.json else _table(res))
     return 0
