@@ -756,6 +756,9 @@ def _lemma14(form, ctx):
     gE = sp.Matrix([sp.diff(form, v) for v in _MA.params])
     o1 = identity((gE.T * _MA.grad_A)[0, 0], 0, ctx, "lemma14.dot", branches=_MA.branches,
                   states=r"$\nabla E\cdot\nabla A = 0$, so $\nabla E\cdot\nabla L = G'(A)\,\nabla E\cdot\nabla A = 0$")
+    # the partial derivatives of E and A the dot product is made of (on each branch), for the kernel to re-derive
+    derivs = steps.derivative_obligations((form, _MA.A), _MA.params, _MA.branches)
+    o1 = Outcome.of(*[steps.with_obligations(s, derivs) if s.kind == "exact" and s.obligations else s for s in o1.steps])
     o2 = identity(_MA.energy, form, ctx, "lemma14.derived", branches=_MA.branches,
                   states="The stated $E$ is the energy integrated from the flow equations")
     return combine(o1, o2)
