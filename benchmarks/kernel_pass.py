@@ -8,7 +8,8 @@ own (``$L2G_CACHE/coq`` pointed at a fresh temporary folder: every certificate i
 on that filled cache (every result read back, nothing compiled). For each: the wall time, the CPU time of the
 ``coqc`` children and of this process, the 1-minute load average before and after, and the counts (files,
 cached results, kernel-checked steps of the exact ones). The two runs' summaries are compared (the same steps
-certified). Writes build/bench_kernel.json (or --out FILE).
+certified). Writes build/bench_kernel.json (or --out FILE), with the cold run's summary (per step: what was not
+kernel-checked and why).
 
 Options: --workers N (parallel coqc processes; default one per core), --out FILE.
 """
@@ -76,6 +77,7 @@ def main(argv=None) -> int:
                             exact_steps=s.exact_steps)
     same = cold.as_dict() | {"cached": 0} == warm.as_dict() | {"cached": 0}
     result["same_summary"] = same
+    result["summary"] = cold.as_dict()          # per step: what was not kernel-checked and why
     print(f"{cold.certified_steps} of {cold.exact_steps} exact steps kernel-checked; {cold.files} certificates, "
           f"{warm.cached} read from the cache when warm; the two summaries {'agree' if same else 'DIFFER'}")
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -66,6 +66,14 @@ def test_the_printer_writes_coq_reals_and_refuses_what_has_no_counterpart():
     # square roots by cofactors: 1 / (p + sqrt(p^2 + 4q)) = (sqrt(p^2 + 4q) - p) / (4q)
     (steps.Obligation.equal(1 / (p + sp.sqrt(p ** 2 + 4 * q)), (sp.sqrt(p ** 2 + 4 * q) - p) / (4 * q)),
      steps.Obligation.equal(1 / (p + sp.sqrt(p ** 2 + 4 * q)), (sp.sqrt(p ** 2 + 4 * q) - p) / (2 * q))),
+    # an ideal membership with SymPy's cofactors: the components of grad A vanish -> e^2 = 0 (w > 0)
+    (steps.Obligation("== 0", e ** 2, unit_pq=False, hypotheses=(sp.Eq(4 * e * w_pos ** 2 + 2 * e, 0, evaluate=False),
+                                                                  sp.Eq(4 * w_pos * e ** 2, 0, evaluate=False))),
+     steps.Obligation("== 0", e ** 2 - 1, unit_pq=False, hypotheses=(sp.Eq(4 * e * w_pos ** 2 + 2 * e, 0, evaluate=False),
+                                                                      sp.Eq(4 * w_pos * e ** 2, 0, evaluate=False)))),
+    # a closed scalar inequality with exp: interval arithmetic (exp(1/2) - 3/2 > 0, exp(1/2) - 5/3 < 0)
+    (steps.Obligation("> 0", sp.exp(sp.Rational(1, 2)) - sp.Rational(3, 2)),
+     steps.Obligation("> 0", sp.exp(sp.Rational(1, 2)) - sp.Rational(5, 3))),
     # a derivative (Coquelicot's is_derive by auto_derive), with exponentials rewritten in the identity part
     (steps.Obligation.derivative(sp.log(1 + sp.exp(-e * w_pos)), e, -w_pos / (1 + sp.exp(e * w_pos))),
      steps.Obligation.derivative(sp.log(1 + sp.exp(-e * w_pos)), e, w_pos / (1 + sp.exp(e * w_pos)))),

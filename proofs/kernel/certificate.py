@@ -34,7 +34,7 @@ import sympy as sp
 
 from local2global.proofs.kernel import coq
 
-__all__ = ["Lemma", "Unfit", "lemma", "PRELUDE", "FORBIDDEN", "file_text", "COQUELICOT"]
+__all__ = ["Lemma", "Unfit", "lemma", "PRELUDE", "FORBIDDEN", "file_text", "COQUELICOT", "INTERVAL"]
 
 #: the libraries every certificate loads and the small tactics its scripts call (Ltac builds proof terms; the
 #: kernel checks them, so these add nothing to what is trusted)
@@ -141,6 +141,7 @@ class Lemma:
     where_defined: bool = False   # hypotheses that denominators SymPy cannot sign do not vanish
 
     coquelicot: bool = False      # the statement speaks of derivatives (Coquelicot's is_derive)
+    interval: bool = False        # the script may call the Interval library's `interval` tactic
 
     @property
     def text(self) -> str:
@@ -149,13 +150,18 @@ class Lemma:
 
 #: the line a certificate with derivatives loads after the prelude's own libraries
 COQUELICOT = "From Coquelicot Require Import Coquelicot."
+#: the line a certificate with a closed scalar inequality loads (interval arithmetic, proved in Coq)
+INTERVAL = "From Interval Require Import Tactic."
 
 
 def file_text(lemmas, head: str = "") -> str:
     """A certificate file: `head`, the prelude (with Coquelicot where a lemma needs it), the lemmas."""
-    pre = PRELUDE
+    pre, extra = PRELUDE, ""
     if any(lem.coquelicot for lem in lemmas):
-        pre = pre.replace("Require Import Reals Lra Psatz.\n", "Require Import Reals Lra Psatz.\n" + COQUELICOT + "\n", 1)
+        extra += COQUELICOT + "\n"
+    if any(lem.interval for lem in lemmas):
+        extra += INTERVAL + "\n"
+    pre = pre.replace("Require Import Reals Lra Psatz.\n", "Require Import Reals Lra Psatz.\n" + extra, 1)
     return head + pre + "\n" + "\n".join(lem.text for lem in lemmas)
 
 
@@ -171,7 +177,9 @@ def _statement(names, hyps, prop) -> str:
 def _intros(names, hyps) -> str:
     hn = [f"H{k}" for k in range(len(hyps))]
     # a point the statement is taken at is a hypothesis x = value: substituted first
-    return f"  intros {' '.join(list(names) + hn)}. try subst." if names or hn else ""
+    # and the functions' values at the points a substitution makes literal (ln 1, exp 0, sqrt 1)
+    return (f"  intros {' '.join(list(names) + hn)}. try subst. try rewrite ?ln_1, ?exp_0, ?sqrt_1 in *."
+            if names or hn else "")
 
 
 def _atoms(e: sp.Expr):
@@ -528,17 +536,25 @@ def _inequality(ob, X, names, hyps) -> Lemma:
     tries = ["lra", "nra", "l2g_pos"]
     if rel == "<>":
         tries = ["l2g_nz"]
+    # a closed scalar inequality with transcendental constants: interval arithmetic (Coq.Interval), last
+    closed = not names and not (X.free_symbols) and X.has(sp.exp, sp.log, sp.Pow)
+    if closed and rel != "<>":
+        tries = tries + ["interval"]
     script = intro + facts + [f"  first [ {' | '.join(tries)} ]."]
     if dd != 1 and rel in (">", "<", ">=", "<="):
         # a quotient: the signs of the numerator and the denominator, each by nra, after field rewrites X as N / D
+        # (the statement's own sign tactics first: a square root's sign needs no quotient)
         sd = "pos" if dd.is_positive else "neg" if dd.is_negative else None
         if sd is not None:
-            script = intro + facts + [
-                f"  replace {coq.atom(X)} with ({coq.atom(n)} / {coq.atom(dd)}) by l2g_field.",
-                f"  assert (HD : {'0 < ' + coq.atom(dd) if sd == 'pos' else coq.atom(dd) + ' < 0'}) by l2g_signs.",
-                f"  assert (HN : {_sign_goal(rel, sd, coq.atom(n))}) by l2g_signs.",
-                "  l2g_quot."]
-    return Lemma("", st, "\n".join(script), ("lra", "nra", "field"))
+            quot = "; ".join([
+                f"replace {coq.atom(X)} with ({coq.atom(n)} / {coq.atom(dd)}) by l2g_field",
+                f"assert (HD : {'0 < ' + coq.atom(dd) if sd == 'pos' else coq.atom(dd) + ' < 0'}) by l2g_signs",
+                f"assert (HN : {_sign_goal(rel, sd, coq.atom(n))}) by l2g_signs",
+                "l2g_quot"])
+            direct = " | ".join(f"solve [ {x} ]" for x in tries + ["l2g_signs"])
+            script = intro + facts + [f"  first [ {direct} |\n    solve [ {quot} ] ]."]
+    return Lemma("", st, "\n".join(script), ("lra", "nra", "field") + (("interval",) if closed else ()),
+                 interval=closed)
 
 
 def _sign_goal(rel: str, sd: str, n: str) -> str:
@@ -606,6 +622,50 @@ def lemmas(ob, name: str) -> list[Lemma]:
     return [lemma(ob, name)]
 
 
+def ideal_cofactors(P, gens, max_degree: int = 3):
+    """Polynomials c_i with ``P = sum_i c_i g_i`` (an ideal membership certificate), found by linear algebra on
+    cofactors of bounded total degree in the symbols; None if there are none up to `max_degree`. Untrusted: the
+    certificate has Coq's ``ring`` check the identity."""
+    syms = sorted(set().union(*[sp.sympify(g).free_symbols for g in gens]) | sp.sympify(P).free_symbols,
+                  key=lambda s: s.name)
+    for d in range(max_degree + 1):
+        monos = sorted(sp.itermonomials(syms, d), key=sp.default_sort_key)
+        unknowns, cof = [], []
+        for i, _ in enumerate(gens):
+            cs = sp.symbols(f"c{i}_0:{len(monos)}")
+            unknowns += cs
+            cof.append(sum(c * m for c, m in zip(cs, monos)))
+        eqs = sp.Poly(sp.expand(sum(c * g for c, g in zip(cof, gens)) - P), *syms).coeffs()
+        sol = sp.linsolve(eqs, unknowns)
+        if sol:
+            vals = dict(zip(unknowns, next(iter(sol))))
+            zero = {u: 0 for u in unknowns}
+            return [sp.expand(c.xreplace(vals).xreplace(zero)) for c in cof]
+    return None
+
+
+def _ideal(ob, L, names, hyps) -> Lemma | None:
+    r"""``g_1 = 0 -> ... -> P = 0``: P lies in the ideal of the g_i. SymPy supplies cofactors (`ideal_cofactors`);
+    Coq checks ``P = sum c_i g_i`` by ``field``, rewrites each ``g_i`` to 0 and closes by ``ring``."""
+    eqs = [h for h in ob.hypotheses if isinstance(h, sp.Equality) and not h.lhs.is_Symbol]
+    if not eqs or len(eqs) != len(ob.hypotheses) or any(h.rhs != 0 for h in eqs):
+        return None
+    gens = [h.lhs for h in eqs]
+    if not all(sp.sympify(g).is_polynomial() for g in gens + [L]):
+        return None
+    cof = ideal_cofactors(L, gens)
+    if cof is None:
+        return None
+    first = len(hyps) - len(eqs)          # the step's hypotheses follow the sign assumptions
+    combo = " + ".join(f"{coq.atom(c)} * {coq.atom(g)}" for c, g in zip(cof, gens) if c != 0) or "0"
+    st = _statement(names, hyps, f"{coq.term(L)} = 0")
+    rw = ", ".join(f"H{first + k}" for k, c in enumerate(cof) if c != 0)
+    script = "\n".join([_intros(names, hyps).replace(" try subst.", ""),
+                        f"  replace {coq.atom(L)} with ({combo}) by l2g_field.",
+                        f"  {'rewrite ' + rw + '; ' if rw else ''}ring."])
+    return Lemma("", st, script, ("field", "ring"))
+
+
 def lemma(ob, name: str) -> Lemma:
     """The certificate of an `Obligation`: a `Lemma` named `name`, or `Unfit` / `coq.NotCoq` with the reason."""
     L, R = sp.sympify(ob.expr), sp.sympify(ob.rhs)
@@ -616,8 +676,11 @@ def lemma(ob, name: str) -> Lemma:
     hyps = hyps + [f"{coq.term(d)} <> 0" for d in dens]
     if not (L.free_symbols | R.free_symbols) and not ob.hypotheses and R == 0 and L.is_Number:
         raise Unfit("a number SymPy had already evaluated: nothing is left to re-prove")
-    if ob.relation == "== 0":
+    ideal = _ideal(ob, L, names, hyps) if ob.relation == "== 0" and R == 0 and not dens else None
+    if ideal is not None:
+        lem = ideal
+    elif ob.relation == "== 0":
         lem = _equality(ob, L, R, names, hyps, dens)
     else:
         lem = _inequality(ob, L - R, names, hyps)
-    return Lemma(name, lem.statement, lem.script, lem.tactics, where_defined=bool(dens))
+    return Lemma(name, lem.statement, lem.script, lem.tactics, where_defined=bool(dens), interval=lem.interval)
