@@ -41,6 +41,11 @@ __all__ = ["Lemma", "Unfit", "lemma", "PRELUDE", "FORBIDDEN", "file_text", "COQU
 PRELUDE = r"""Require Import Reals Lra Psatz.
 Open Scope R_scope.
 
+(* a + sqrt x > 0 where x exceeds a^2 (a root of a discriminant above |a|) *)
+Lemma l2g_root_pos : forall a x, 0 < x - a * a -> 0 < a + sqrt x.
+Proof. intros a x H. assert (Hx : 0 < x) by nra. pose proof (sqrt_lt_R0 x Hx) as Hs.
+  pose proof (sqrt_sqrt x (Rlt_le _ _ Hx)) as Hss.
+  destruct (Rle_or_lt 0 a) as [Ha | Ha]; [lra | nra]. Qed.
 (* 0 < t for a product, quotient, power, exponential or square root of positive parts; else lra, nra *)
 Ltac l2g_pos := match goal with
   | |- 0 < _ + _ => first [ apply Rplus_lt_0_compat; l2g_pos
@@ -53,6 +58,8 @@ Ltac l2g_pos := match goal with
   | |- 0 < exp _ => apply exp_pos
   | |- 0 < sqrt _ => apply sqrt_lt_R0; l2g_pos
   | |- 0 < - - _ => rewrite Ropp_involutive; l2g_pos
+  | |- 0 < _ + sqrt _ => first [ apply Rplus_lt_le_0_compat; [ l2g_pos | apply sqrt_pos ]
+                               | apply l2g_root_pos; ring_simplify; l2g_pos | assumption | lra | nra ]
   | |- _ => first [ assumption | lra | nra ]
   end
 (* 0 <= t likewise *)
@@ -606,9 +613,18 @@ def _derivative(ob, name: str) -> Lemma:
     st = _statement(names, hyps, prop)
     hn = " ".join(f"H{k}" for k in range(len(hyps)))
     same = coq.term(D) == coq.term(rhs)       # the stated derivative is SymPy's, printed alike: no identity
+    # SymPy's D may merge exponentials the chain rule leaves apart (exp(A)^2 is exp(2A)): the rules over a basis
+    try:
+        plan = _Plan(D + f)
+        rules = plan.exp_asserts + (["rewrite " + ", ".join(f"?He{k}" for k in range(len(plan.exp_asserts)))]
+                                    if plan.exp_asserts else [])
+    except Unfit:
+        rules = []
+    close = "; ".join(rules + ["l2g_field"])
     script = "\n".join([f"  intros {' '.join(names)} {hn}."]
                        + ([] if same else [f"  rewrite <- ({name}_eq {' '.join(names)} {hn})."])
-                       + ["  auto_derive; [ repeat split; first [ exact I | l2g_pos | l2g_nz ] | l2g_field ]."])
+                       + ["  auto_derive; [ repeat split; first [ exact I | l2g_pos | l2g_nz ] |\n"
+                          f"    first [ solve [ l2g_field ] | solve [ {close} ] ] ]."])
     lem = Lemma(name, st, script, ("Coquelicot auto_derive", "field") + eq.tactics, where_defined=bool(dens),
                 coquelicot=True)
     return (lem,) if same else (eq, lem)
@@ -622,7 +638,7 @@ def lemmas(ob, name: str) -> list[Lemma]:
     return [lemma(ob, name)]
 
 
-def ideal_cofactors(P, gens, max_degree: int = 3):
+def ideal_cofactors(P, gens, max_degree: int = 4):
     """Polynomials c_i with ``P = sum_i c_i g_i`` (an ideal membership certificate), found by linear algebra on
     cofactors of bounded total degree in the symbols; None if there are none up to `max_degree`. Untrusted: the
     certificate has Coq's ``ring`` check the identity."""
@@ -645,25 +661,39 @@ def ideal_cofactors(P, gens, max_degree: int = 3):
 
 
 def _ideal(ob, L, names, hyps) -> Lemma | None:
-    r"""``g_1 = 0 -> ... -> P = 0``: P lies in the ideal of the g_i. SymPy supplies cofactors (`ideal_cofactors`);
-    Coq checks ``P = sum c_i g_i`` by ``field``, rewrites each ``g_i`` to 0 and closes by ``ring``."""
-    eqs = [h for h in ob.hypotheses if isinstance(h, sp.Equality) and not h.lhs.is_Symbol]
-    if not eqs or len(eqs) != len(ob.hypotheses) or any(h.rhs != 0 for h in eqs):
+    r"""``x <> 0 -> ... -> g_1 = 0 -> ... -> P = 0``: m P lies in the ideal of the g_i for a monomial m in the
+    symbols known non-zero (``x <> 0`` hypotheses, signed symbols). SymPy supplies m and the cofactors
+    (`ideal_cofactors`); Coq checks ``m P = sum c_i g_i`` by ``ring``, rewrites each ``g_i`` to 0, and cancels m
+    (``Rmult_eq_reg_l``, m non-zero by `l2g_nz`)."""
+    eqs = [h for h in ob.hypotheses if isinstance(h, sp.Equality) and not h.lhs.is_Symbol and h.rhs == 0]
+    nonzero = [h.lhs for h in ob.hypotheses if isinstance(h, sp.Unequality) and h.lhs.is_Symbol and h.rhs == 0]
+    if not eqs or len(eqs) + len(nonzero) != len(ob.hypotheses):
         return None
     gens = [h.lhs for h in eqs]
     if not all(sp.sympify(g).is_polynomial() for g in gens + [L]):
         return None
-    cof = ideal_cofactors(L, gens)
-    if cof is None:
+    inv = sorted(set(nonzero) | {s for s in L.free_symbols.union(*[g.free_symbols for g in gens])
+                                 if s.is_positive or s.is_negative}, key=lambda s: s.name)
+    found = None
+    for m in sorted(sp.itermonomials(inv, 2), key=lambda x: (sp.total_degree(x), sp.default_sort_key(x))) if inv else [1]:
+        cof = ideal_cofactors(sp.expand(m * L), gens)
+        if cof is not None:
+            found = (m, cof)
+            break
+    if found is None:
         return None
-    first = len(hyps) - len(eqs)          # the step's hypotheses follow the sign assumptions
+    m, cof = found
+    index = {str(h): k for k, h in enumerate(hyps)}
+    rw = [f"H{index[f'{coq.term(g)} = 0']}" for c, g in zip(cof, gens) if c != 0 and f"{coq.term(g)} = 0" in index]
     combo = " + ".join(f"{coq.atom(c)} * {coq.atom(g)}" for c, g in zip(cof, gens) if c != 0) or "0"
     st = _statement(names, hyps, f"{coq.term(L)} = 0")
-    rw = ", ".join(f"H{first + k}" for k, c in enumerate(cof) if c != 0)
-    script = "\n".join([_intros(names, hyps).replace(" try subst.", ""),
-                        f"  replace {coq.atom(L)} with ({combo}) by l2g_field.",
-                        f"  {'rewrite ' + rw + '; ' if rw else ''}ring."])
-    return Lemma("", st, script, ("field", "ring"))
+    intro = _intros(names, hyps).split(". try subst.")[0] + "."
+    if m == 1:
+        lines = [f"  replace {coq.atom(L)} with ({combo}) by l2g_field.", f"  {'rewrite ' + ', '.join(rw) + '; ' if rw else ''}ring."]
+    else:
+        lines = [f"  apply (Rmult_eq_reg_l {coq.atom(m)}); [ replace ({coq.atom(m)} * {coq.atom(L)}) with ({combo}) by l2g_field; "
+                 f"{'rewrite ' + ', '.join(rw) + '; ' if rw else ''}ring | l2g_nz ]."]
+    return Lemma("", st, "\n".join([intro] + lines), ("field", "ring"))
 
 
 def lemma(ob, name: str) -> Lemma:
