@@ -71,6 +71,11 @@ def test_the_printer_writes_coq_reals_and_refuses_what_has_no_counterpart():
                                                                   sp.Eq(4 * w_pos * e ** 2, 0, evaluate=False))),
      steps.Obligation("== 0", e ** 2 - 1, unit_pq=False, hypotheses=(sp.Eq(4 * e * w_pos ** 2 + 2 * e, 0, evaluate=False),
                                                                       sp.Eq(4 * w_pos * e ** 2, 0, evaluate=False)))),
+    # the same with a multiplier: e != 0 and e (a e^2 + 1) = 0 give a e^2 + 1 = 0 (e cancelled by Rmult_eq_reg_l)
+    (steps.Obligation("== 0", e ** 2 * sp.Symbol("a", real=True) + 1, unit_pq=False, hypotheses=(
+        sp.Ne(e, 0, evaluate=False), sp.Eq(e ** 3 * sp.Symbol("a", real=True) + e, 0, evaluate=False))),
+     steps.Obligation("== 0", e ** 2 * sp.Symbol("a", real=True) + 2, unit_pq=False, hypotheses=(
+         sp.Ne(e, 0, evaluate=False), sp.Eq(e ** 3 * sp.Symbol("a", real=True) + e, 0, evaluate=False)))),
     # a closed scalar inequality with exp: interval arithmetic (exp(1/2) - 3/2 > 0, exp(1/2) - 5/3 < 0)
     (steps.Obligation("> 0", sp.exp(sp.Rational(1, 2)) - sp.Rational(3, 2)),
      steps.Obligation("> 0", sp.exp(sp.Rational(1, 2)) - sp.Rational(5, 3))),

@@ -435,7 +435,7 @@ def _equality(ob, L, R, names, hyps, dens=()) -> Lemma:
 
 
 #: the largest difference (SymPy operations) the cofactor route divides: beyond it SymPy's division is slow
-COFACTOR_OPS = 4000
+COFACTOR_OPS = 1500
 
 
 def _cofactors(ob, L, R, plan: "_Plan", dens) -> str | None:
@@ -630,12 +630,52 @@ def _derivative(ob, name: str) -> Lemma:
     return (lem,) if same else (eq, lem)
 
 
+def _generator_version() -> str:
+    """The SHA-256 of the generator's own sources (this module and the printer): a changed script rule is a new
+    key of the generation cache."""
+    import hashlib
+    from pathlib import Path
+    h = hashlib.sha256()
+    for mod in (__file__, coq.__file__):
+        h.update(Path(mod).read_bytes())
+    return h.hexdigest()
+
+
+def _generation_key(ob, name: str) -> str:
+    """The key of an obligation's certificate in the generation cache: what the statement prints to (both
+    sides, the hypotheses, the symbols' assumptions, the variable of a derivative), not SymPy's objects."""
+    import hashlib
+    L, R = sp.sympify(ob.expr), sp.sympify(ob.rhs)
+    if isinstance(L, sp.MatrixBase) or isinstance(R, sp.MatrixBase):
+        raise Unfit("a matrix statement (its entries are certified one by one where they are steps)")
+    names, hyps = coq.binders(L - R if R != 0 else L, ob.hypotheses, ob.unit_pq, extra=(R,))
+    parts = [_GENERATOR, sp.__version__, name, ob.relation, coq.term(L), coq.term(R), " ".join(names), " | ".join(hyps),
+             coq.coq_name(ob.wrt) if getattr(ob, "wrt", None) is not None else ""]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+_GENERATOR = _generator_version()
+
+
 def lemmas(ob, name: str) -> list[Lemma]:
     """The certificate lemmas of an `Obligation`: one (`lemma`), or, for a derivative, the identity of SymPy's
-    derivative with the stated one and the derivative itself (`_derivative`)."""
-    if getattr(ob, "wrt", None) is not None:
-        return list(_derivative(ob, name))
-    return [lemma(ob, name)]
+    derivative with the stated one and the derivative itself (`_derivative`). Cached (``$L2G_CACHE/coq``) by
+    what the statement prints to and the generator's sources: the scripts SymPy's divisions and factorisations
+    chose are found again without them (a warm kernel pass prints, it does not divide)."""
+    from local2global.symbolic import store_verified, verified_file
+    key = _generation_key(ob, name)
+    path, hit = verified_file("coq", f"gen-{key}.pickle")
+    if isinstance(hit, dict) and hit.get("key") == key:
+        if hit.get("unfit") is not None:
+            raise Unfit(hit["unfit"])
+        return [Lemma(**x) for x in hit["lemmas"]]
+    try:
+        out = list(_derivative(ob, name)) if getattr(ob, "wrt", None) is not None else [lemma(ob, name)]
+    except Unfit as ex:
+        store_verified(path, {"key": key, "unfit": str(ex)})
+        raise
+    store_verified(path, {"key": key, "lemmas": [dict(lem.__dict__) for lem in out]})
+    return out
 
 
 def ideal_cofactors(P, gens, max_degree: int = 4):
