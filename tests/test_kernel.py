@@ -203,6 +203,20 @@ def test_the_items_the_issue_names_are_kernel_checked(kernel_run):
 
 
 @pytest.mark.slow
+def test_the_critical_sets_and_their_completeness_are_kernel_checked(kernel_run):
+    """Thms 1, 9, 10: the printed families' equations and conditions (equal to the derived ones) and the
+    polynomial elimination of the completeness step (grad A = 0 -> e = 0, or the station factors vanish)."""
+    _, after, _, _ = kernel_run
+    for cid, elimination in (("thm1.critical_points", "A common zero of the components"),
+                             ("thm9.critical_points", r"$\nabla A = 0$ iff"),
+                             ("thm10.critical_points", r"$\nabla A = 0$ iff")):
+        sts = after[cid].steps
+        assert [s.kind for s in sts if s.states.startswith(elimination)] == ["kernel"], cid
+        families = [s for s in sts if "printed equation(s) define the derived set" in s.states]
+        assert families and all(s.kind == "kernel" for s in families), cid
+
+
+@pytest.mark.slow
 def test_the_energy_steps_are_kernel_checked_with_their_derivatives(kernel_run):
     """Lemmas 9 and 14: the steps dE/dt = 0 carry the partial derivatives of E and A as is_derive statements."""
     _, after, _, out = kernel_run
