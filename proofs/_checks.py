@@ -843,10 +843,14 @@ def relation_form(rel) -> tuple[str, sp.Expr]:
     raise ValueError(f"not a relation: {rel}")
 
 
-def same_relation(derived, printed, branches=None) -> tuple[bool, str]:
+def same_relation(derived, printed, branches=None, obligations: list | None = None) -> tuple[bool, str]:
     """Exact: the two relations select the same points of the domain on every branch, because they
     have the same kind and their sides f_d, f_p satisfy f_d = f_p or f_d = rho f_p with rho of a strict
-    sign on the whole domain (positive for inequalities; decided from its factors by `sign_exact`)."""
+    sign on the whole domain (positive for inequalities; decided from its factors by `sign_exact`).
+    `obligations`, when given, receives the statements decided (f_d = f_p, f_d = -f_p, or f_d = rho f_p and
+    the sign of rho), branch by branch, for the kernel pass."""
+    out = [] if obligations is None else obligations
+    ob = steps.Obligation
     try:
         kd, fd = relation_form(derived)
         kp, fp = relation_form(printed)
@@ -861,10 +865,16 @@ def same_relation(derived, printed, branches=None) -> tuple[bool, str]:
         a, c = substitute(fd, sub), substitute(fp, sub)
         if sp.expand(a - c) == 0:
             notes.append(f"{lab}: equal sides")
+            out.append(ob.equal(a, c, label=lab))
             continue
         if kd in ("=", "!="):
-            if exact_zero(a - c)[0] or exact_zero(a + c)[0]:
+            if exact_zero(a - c)[0]:
                 notes.append(f"{lab}: sides equal up to sign")
+                out.append(ob.equal(a, c, label=lab))
+                continue
+            if exact_zero(a + c)[0]:
+                notes.append(f"{lab}: sides equal up to sign")
+                out.append(ob.equal(a, -c, label=lab))
                 continue
         if c == 0:
             return False, f"{lab}: printed side is 0, derived {a}"
@@ -874,6 +884,7 @@ def same_relation(derived, printed, branches=None) -> tuple[bool, str]:
             return False, (f"{lab}: {steps.tex(a)} {kd} 0 vs {steps.tex(c)} {kd} 0, ratio {steps.tex(rho)} "
                            + ("< 0" if sgn == -1 else "of no proved sign"))
         notes.append(f"{lab}: ratio {steps.tex(rho)} {'> 0' if sgn > 0 else '< 0'} on the domain")
+        out += [ob.equal(a, rho * c, label=f"{lab}: ratio"), ob("> 0" if sgn > 0 else "< 0", rho, label=f"{lab}: sign")]
     return True, "; ".join(notes)
 
 
@@ -923,16 +934,22 @@ def same_condition(derived, printed, ctx: Context, key: str, n: int = 300,
 W_BRANCHES_0 = {**S.W_BRANCHES, "w=0": {S.w: 0}}
 
 
-def _same_equation(derived_eq, lhs, rhs, branches) -> tuple[bool, str]:
+def _same_equation(derived_eq, lhs, rhs, branches, obligations: list | None = None) -> tuple[bool, str]:
     """A derived equation and a printed one (lhs = rhs) define the same set: the differences are equal or
-    opposite exactly (normal form), or differ by a factor of strict sign."""
+    opposite exactly (normal form), or differ by a factor of strict sign. `obligations` receives the
+    statements decided (as `same_relation`)."""
+    out = [] if obligations is None else obligations
     d = derived_eq.lhs - derived_eq.rhs
     c = lhs - rhs
     for lab, sub in (branches or {"all": {}}).items():
         a, b_ = substitute(d, sub), substitute(c, sub)
-        if _is_zero_exact(a - b_) or exact_zero(a - b_)[0] or exact_zero(a + b_)[0]:
+        if _is_zero_exact(a - b_) or exact_zero(a - b_)[0]:
+            out.append(steps.Obligation.equal(a, b_, label=lab))
             continue
-        ok, how = same_relation(sp.Eq(a, 0), sp.Eq(b_, 0))
+        if exact_zero(a + b_)[0]:
+            out.append(steps.Obligation.equal(a, -b_, label=lab))
+            continue
+        ok, how = same_relation(sp.Eq(a, 0), sp.Eq(b_, 0), obligations=out)
         if not ok:
             return False, f"{lab}: {how}"
     return True, "exact"
@@ -965,19 +982,21 @@ def critical_sets_outcome(derived, form: dict, ctx: Context, branches=None, cond
                                      method="count of equations",
                                      values={"derived": str(len(d_eqs)), "printed": str(len(eqs))}))
             continue
-        bad = []
+        bad, obls = [], []
         for (lhs, rhs), eq in zip(eqs, d_eqs):
-            same, how = _same_equation(eq, lhs, rhs, branches)
+            same, how = _same_equation(eq, lhs, rhs, branches, obls)
             if not same:
                 bad.append(f"{steps.tex(eq)} vs {steps.tex(lhs)} = {steps.tex(rhs)}: {how}")
         found.append(steps.exact(f"{name}: the {len(eqs)} printed equation(s) define the derived set", not bad,
-                                 method=exact_method, values={"differs": bad[0]} if bad else ()))
+                                 method=exact_method, values={"differs": bad[0]} if bad else (),
+                                 obligations=obls if not bad else ()))
         if cond or cs.condition is not sp.true:
             printed_cond = cond[0] if cond else sp.true
-            same, how = same_relation(cs.condition, printed_cond, cond_branches or W_BRANCHES_0)
+            cobls = []
+            same, how = same_relation(cs.condition, printed_cond, cond_branches or W_BRANCHES_0, cobls)
             found.append(steps.exact(f"{name}: the printed condition is the derived one", same,
                                      method="same relation: equal sides or a ratio of strict sign (exact)",
-                                     values={"how": how}))
+                                     values={"how": how}, obligations=cobls if same else ()))
             if {S.p, S.q, S.w} >= (sp.sympify(cs.condition).free_symbols | sp.sympify(printed_cond).free_symbols):
                 o = same_condition(cs.condition, printed_cond, ctx, f"cond/{name}",
                                    states=f"{name}: the conditions select the same points")

@@ -53,7 +53,8 @@ class Obligation:
     expressions; ``rhs`` is 0 unless an identity keeps its two sides apart, so that the statement re-proved is
     "this form equals that one" and not SymPy's evaluated difference), under ``hypotheses`` (SymPy relations)
     and the sign assumptions of the symbols; (p, q) range over (0, 1)^2 unless ``unit_pq`` is False. ``label``
-    names it within its step (a branch, an entry)."""
+    names it within its step (a branch, an entry). With ``wrt`` (a symbol) the statement is a derivative:
+    ``d(expr)/d(wrt) = rhs`` at every point of the domain (`derivative`)."""
 
     relation: str
     expr: Any
@@ -61,6 +62,7 @@ class Obligation:
     unit_pq: bool = True
     label: str = ""
     rhs: Any = 0
+    wrt: Any = None
 
     RELATIONS = ("== 0", "> 0", "< 0", ">= 0", "<= 0", "!= 0")
 
@@ -72,6 +74,11 @@ class Obligation:
     def equal(cls, lhs, rhs, **kw) -> "Obligation":
         """``lhs == rhs``, the two sides kept apart (not SymPy's evaluated difference)."""
         return cls("== 0", lhs, rhs=rhs, **kw)
+
+    @classmethod
+    def derivative(cls, f, var, rhs, **kw) -> "Obligation":
+        """``d f / d var = rhs``: the derivative a step computed (SymPy's `diff`), for a kernel to re-derive."""
+        return cls("== 0", f, rhs=rhs, wrt=var, **kw)
 
     @classmethod
     def at(cls, relation: str, expr, point: dict, rhs=0, **kw) -> "Obligation":
@@ -153,6 +160,27 @@ class Step:
 def _values(values) -> tuple[tuple[str, str], ...]:
     items = values.items() if isinstance(values, dict) else values
     return tuple((str(k), str(v)) for k, v in items)
+
+
+def derivative_obligations(fs, params, branches=None) -> tuple[Obligation, ...]:
+    """The derivatives SymPy takes of each f in `fs` with respect to each of `params`, on each sign branch (a
+    substitution of same-named symbols with signs), as `Obligation.derivative` statements: a step that uses these
+    derivatives carries them, so a kernel re-derives what the step differentiated."""
+    import sympy as sp
+    out = []
+    for lab, sub in (branches or {"all": {}}).items():
+        for f in fs:
+            fb = sp.sympify(f).xreplace(sub)
+            for v in params:
+                vb = sub.get(v, v)
+                out.append(Obligation.derivative(fb, vb, sp.diff(fb, vb), label=f"d/d{v} ({lab})"))
+    return tuple(out)
+
+
+def with_obligations(step: Step, extra: Iterable[Obligation]) -> Step:
+    """The step with more obligations (the derivatives its decided statement was computed from)."""
+    from dataclasses import replace
+    return replace(step, obligations=tuple(step.obligations) + tuple(extra))
 
 
 def exact(states: str, ok: bool, *, method: str = "SymPy", domain: str = "the whole stated domain", values=(),

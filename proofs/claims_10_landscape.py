@@ -622,24 +622,35 @@ def _grad_A_zero_set() -> list[steps.Step]:
     Groebner basis), so every common zero with w != 0 has e = 0; at w = 0, ∇A = (2e, 0); and e = 0
     zeroes ∇A everywhere."""
     t, wp = sp.symbols("t_ w_")
-    rows, ok = [], True
+    rows, ok, members = [], True, []
     for lab, sub in S.W_BRANCHES.items():
         comps = [sp.expand(g.subs(sub)).subs(sub[w], wp) for g in _M.grad_A]
         G = sp.groebner(comps + [1 - t * wp], t, wp, e, order="lex")
         k = next((k for k in range(1, 5) if G.contains(e**k)), None)
         ok &= k is not None
         rows.append((lab, f"$e^{{{k}}}$ is in the ideal" if k else "no power of $e$ in the ideal"))
+        if k is not None:
+            # the membership as a statement on the branch: the components vanish -> e^k = 0 (a kernel finds cofactors)
+            members.append(steps.Obligation("== 0", e**k, unit_pq=False, label=lab, hypotheses=tuple(
+                sp.Eq(sp.expand(g.subs(sub)), 0, evaluate=False) for g in _M.grad_A)))
     at0 = [sp.expand(g.subs(w, 0)) for g in _M.grad_A]
     k0 = sp.groebner([x for x in at0 if x != 0] or [sp.Integer(0)], e, order="lex").contains(e)
     rows.append(("w=0", f"$\\nabla A = ({', '.join(map(sp.latex, at0))})$, $e$ is {'in' if k0 else 'not in'} the ideal"))
+    if k0:
+        members.append(steps.Obligation("== 0", e, unit_pq=False, label="w=0", hypotheses=tuple(
+            sp.Eq(x, 0, evaluate=False) for x in at0 if x != 0)))
     off = steps.exact(r"A common zero of the components of $\nabla A$ has $e = 0$: on $w > 0$ and $w < 0$ a power of $e$ "
                       r"lies in their ideal ($w$ invertible), and at $w = 0$, $\nabla A = (2e, 0)$", ok and k0,
-                      method="SymPy Groebner bases (lex order) and ideal membership", domain="(e, w) in R^2", values=rows)
+                      method="SymPy Groebner bases (lex order) and ideal membership", domain="(e, w) in R^2", values=rows,
+                      obligations=members)
     on_axis = [sp.expand(g.subs(e, 0)) for g in _M.grad_A]
+    # on each sign branch of w (where |w| and sign(w) are polynomials) and at w = 0
+    branches = [(lab, sub) for lab, sub in S.W_BRANCHES.items()] + [("w=0", {w: 0})]
     suff = steps.exact(r"$e = 0$ zeroes $\nabla A$ for every $w$", all(x == 0 for x in on_axis),
                        method="SymPy substitution e = 0", domain="the w-axis",
-                       obligations=[steps.Obligation.at("== 0", g, {e: 0}, unit_pq=False, label=f"entry {i}")
-                                    for i, g in enumerate(_M.grad_A)])
+                       obligations=[steps.Obligation.at("== 0", g.subs(sub), {e: 0}, unit_pq=False,
+                                                        label=f"entry {i}, {lab}")
+                                    for lab, sub in branches for i, g in enumerate(_M.grad_A)])
     solved = all(f.get("e") == 0 for f in _M.grad_A_zeros)
     agree = steps.exact("The model's own solution of $\\nabla A = 0$ agrees: every family it finds has $e = 0$", solved,
                         method="comparison with the model's solution by SymPy's solve", domain="(e, w) in R^2",

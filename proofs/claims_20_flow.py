@@ -147,9 +147,13 @@ def _conservation(form, ctx):
     for lab, wb in senergy.HALF_PLANES.items():
         Eb, Ab = form.subs(w, wb), Aexpr.subs(w, wb)
         dot = sp.diff(Eb, e) * sp.diff(Ab, e) + sp.diff(Eb, wb) * sp.diff(Ab, wb)
-        dots.append(identity(dot, sp.S.Zero, ctx, f"lemma9.conservation/{lab}",
-                             states=rf"On {HALF_WORDS[lab]}, $\nabla E\cdot\nabla A = 0$ for the form, so "
-                                    r"$\frac{d}{dt}E = -\nabla E\cdot\nabla L = -G'(A)\,\nabla E\cdot\nabla A = 0$"))
+        o = identity(dot, sp.S.Zero, ctx, f"lemma9.conservation/{lab}",
+                     states=rf"On {HALF_WORDS[lab]}, $\nabla E\cdot\nabla A = 0$ for the form, so "
+                            r"$\frac{d}{dt}E = -\nabla E\cdot\nabla L = -G'(A)\,\nabla E\cdot\nabla A = 0$")
+        # the four partial derivatives the dot product is made of, for the kernel to re-derive
+        derivs = steps.derivative_obligations((Eb, Ab), (e, wb))
+        dots.append(Outcome.of(*[steps.with_obligations(s, derivs) if s.kind == "exact" and s.obligations else s
+                                 for s in o.steps]))
     return Outcome.of(*[s for o in dots for s in o.steps], *_energy_form(form, ctx).steps,
                       corroboration=[_drift_step(form, ctx)],
                       checked_domain="R^2 minus the e-axis, both half-planes (exact)")

@@ -321,7 +321,7 @@ def _station_factors():
     return s_d, t_d
 
 
-def _grad_A_zero_set_att() -> tuple[bool, str]:
+def _grad_A_zero_set_att() -> tuple[bool, tuple, tuple]:
     r"""$\nabla A = 0 \iff e = 0$ or ($s = 0$ and $t = 0$), with $s, t$ the derived station factors, exactly
     and independently of the model's `solve`: on each branch w > 0, w < 0 with e and w invertible (1 - u e,
     1 - v w adjoined), s and t lie in the ideal of the components of ∇A (Groebner basis), and conversely
@@ -329,7 +329,7 @@ def _grad_A_zero_set_att() -> tuple[bool, str]:
     e = 0 zeroes ∇A everywhere."""
     u, v, wp = sp.symbols("u_ v_ w_")
     s_d, t_d = _station_factors()
-    notes, ok = [], True
+    notes, ok, obls = [], True, []
     for lab, sub in S.W_BRANCHES.items():
         comps = [sp.expand(g.subs(sub)).subs(sub[w], wp) for g in _MA.grad_A]
         sb, tb = (sp.expand(x.subs(sub)).subs(sub[w], wp) for x in (s_d, t_d))
@@ -340,13 +340,28 @@ def _grad_A_zero_set_att() -> tuple[bool, str]:
         ok &= nec and suf
         notes.append(f"{lab}, e != 0: s, t lie in the ideal of grad A: {'yes' if nec else 'no'}; grad A lies in the "
                      f"ideal (s, t): {'yes' if suf else 'no'}")
+        # the memberships as statements on the branch (w signed, e != 0), for a kernel to find cofactors
+        wb = sub[w]
+        back = {wp: wb}
+        grad_zero = tuple(sp.Eq(c_.xreplace(back), 0, evaluate=False) for c_ in comps)
+        st_zero = tuple(sp.Eq(x.xreplace(back), 0, evaluate=False) for x in (sb, tb))
+        obls += [steps.Obligation("== 0", x.xreplace(back), unit_pq=False, label=f"{lab}: station factor",
+                                  hypotheses=(sp.Ne(e, 0, evaluate=False),) + grad_zero) for x in (sb, tb)]
+        obls += [steps.Obligation("== 0", c_.xreplace(back), unit_pq=False, label=f"{lab}: component",
+                                  hypotheses=st_zero) for c_ in comps]
     at0 = [sp.expand(g.subs(w, 0)) for g in _MA.grad_A]
     k0 = next((k for k in range(1, 6) if sp.groebner([x for x in at0 if x != 0], a, e, order="lex").contains(e**k)), None)
     e0 = all(sp.expand(g.subs(e, 0)) == 0 for g in _MA.grad_A)
     ok &= k0 is not None and e0
     notes.append(f"w = 0: a power of e (e^{k0}) lies in the ideal of grad A: {'yes' if k0 is not None else 'no'}; "
                  f"e = 0 zeroes grad A: {'yes' if e0 else 'no'}")
-    return ok, tuple(notes)
+    if k0 is not None:
+        obls.append(steps.Obligation("== 0", e**k0, unit_pq=False, label="w=0", hypotheses=tuple(
+            sp.Eq(x, 0, evaluate=False) for x in at0 if x != 0)))
+    for lab, sub in list(S.W_BRANCHES.items()) + [("w=0", {w: 0})]:
+        obls += [steps.Obligation.at("== 0", sp.expand(g.subs(sub)), {e: 0}, unit_pq=False, label=f"e=0, {lab}")
+                 for g in _MA.grad_A]
+    return ok, tuple(notes), tuple(obls)
 
 
 def _kink_of_z0() -> tuple[bool, str]:
@@ -427,10 +442,10 @@ def _completeness(space, ctx) -> Outcome:
                            method="the structure (structure.G_convex, structure.G_prime)",
                            values={"G'' > 0": "yes" if st["G_second_positive"] == sp.true else "no",
                                    "G'(A*)": _tex(st["G_prime_at_A_star"])}))
-    ok, how = _grad_A_zero_set_att()
+    ok, how, obls = _grad_A_zero_set_att()
     out.append(steps.exact(r"$\nabla A = 0$ iff $e = 0$ or $1 + ae^2 = 0 = 1 + 2w|w|$", ok,
                            method="SymPy Groebner bases on each branch of w (e and w invertible), and at w = 0",
-                           values=[("", x) for x in how]))
+                           values=[("", x) for x in how], obligations=obls))
     return Outcome.of(*out)
 
 
@@ -756,6 +771,9 @@ def _lemma14(form, ctx):
     gE = sp.Matrix([sp.diff(form, v) for v in _MA.params])
     o1 = identity((gE.T * _MA.grad_A)[0, 0], 0, ctx, "lemma14.dot", branches=_MA.branches,
                   states=r"$\nabla E\cdot\nabla A = 0$, so $\nabla E\cdot\nabla L = G'(A)\,\nabla E\cdot\nabla A = 0$")
+    # the partial derivatives of E and A the dot product is made of (on each branch), for the kernel to re-derive
+    derivs = steps.derivative_obligations((form, _MA.A), _MA.params, _MA.branches)
+    o1 = Outcome.of(*[steps.with_obligations(s, derivs) if s.kind == "exact" and s.obligations else s for s in o1.steps])
     o2 = identity(_MA.energy, form, ctx, "lemma14.derived", branches=_MA.branches,
                   states="The stated $E$ is the energy integrated from the flow equations")
     return combine(o1, o2)

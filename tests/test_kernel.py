@@ -27,8 +27,7 @@ w_pos = sp.Symbol("w", positive=True)
 
 
 def _compiles(ob: steps.Obligation) -> bool:
-    lem = C.lemma(ob, "L")
-    return K._compile_one(C.PRELUDE + "\n" + lem.text, "t").ok
+    return K._compile_one(C.file_text(C.lemmas(ob, "L")), "t").ok
 
 
 @pytest.fixture
@@ -64,6 +63,27 @@ def test_the_printer_writes_coq_reals_and_refuses_what_has_no_counterpart():
     # an inequality, and a sign taken at a point (hypothesis e = 0)
     (steps.Obligation("> 0", p * q / (p + q)), steps.Obligation("< 0", p * q / (p + q))),
     (steps.Obligation.at("== 0", e * (1 + w_pos), {e: 0}), steps.Obligation.at("== 0", (e + 1) * (1 + w_pos), {e: 0})),
+    # square roots by cofactors: 1 / (p + sqrt(p^2 + 4q)) = (sqrt(p^2 + 4q) - p) / (4q)
+    (steps.Obligation.equal(1 / (p + sp.sqrt(p ** 2 + 4 * q)), (sp.sqrt(p ** 2 + 4 * q) - p) / (4 * q)),
+     steps.Obligation.equal(1 / (p + sp.sqrt(p ** 2 + 4 * q)), (sp.sqrt(p ** 2 + 4 * q) - p) / (2 * q))),
+    # an ideal membership with SymPy's cofactors: the components of grad A vanish -> e^2 = 0 (w > 0)
+    (steps.Obligation("== 0", e ** 2, unit_pq=False, hypotheses=(sp.Eq(4 * e * w_pos ** 2 + 2 * e, 0, evaluate=False),
+                                                                  sp.Eq(4 * w_pos * e ** 2, 0, evaluate=False))),
+     steps.Obligation("== 0", e ** 2 - 1, unit_pq=False, hypotheses=(sp.Eq(4 * e * w_pos ** 2 + 2 * e, 0, evaluate=False),
+                                                                      sp.Eq(4 * w_pos * e ** 2, 0, evaluate=False)))),
+    # the same with a multiplier: e != 0 and e (a e^2 + 1) = 0 give a e^2 + 1 = 0 (e cancelled by Rmult_eq_reg_l)
+    (steps.Obligation("== 0", e ** 2 * sp.Symbol("a", real=True) + 1, unit_pq=False, hypotheses=(
+        sp.Ne(e, 0, evaluate=False), sp.Eq(e ** 3 * sp.Symbol("a", real=True) + e, 0, evaluate=False))),
+     steps.Obligation("== 0", e ** 2 * sp.Symbol("a", real=True) + 2, unit_pq=False, hypotheses=(
+         sp.Ne(e, 0, evaluate=False), sp.Eq(e ** 3 * sp.Symbol("a", real=True) + e, 0, evaluate=False)))),
+    # a closed scalar inequality with exp: interval arithmetic (exp(1/2) - 3/2 > 0, exp(1/2) - 5/3 < 0)
+    (steps.Obligation("> 0", sp.exp(sp.Rational(1, 2)) - sp.Rational(3, 2)),
+     steps.Obligation("> 0", sp.exp(sp.Rational(1, 2)) - sp.Rational(5, 3))),
+    # a derivative (Coquelicot's is_derive by auto_derive), with exponentials rewritten in the identity part
+    (steps.Obligation.derivative(sp.log(1 + sp.exp(-e * w_pos)), e, -w_pos / (1 + sp.exp(e * w_pos))),
+     steps.Obligation.derivative(sp.log(1 + sp.exp(-e * w_pos)), e, w_pos / (1 + sp.exp(e * w_pos)))),
+    (steps.Obligation.derivative(e ** 2 - w_pos ** 2 - sp.log(w_pos), w_pos, -2 * w_pos - 1 / w_pos),
+     steps.Obligation.derivative(e ** 2 - w_pos ** 2 - sp.log(w_pos), w_pos, -2 * w_pos + 1 / w_pos)),
 ])
 def test_a_true_statement_compiles_and_its_altered_statement_does_not(true, false):
     assert _compiles(true)
@@ -83,6 +103,15 @@ def test_a_printer_that_drops_a_term_is_caught_by_the_kernel(monkeypatch):
         return real_add(self, sp.Add(*terms[:-1], evaluate=False)) if len(terms) > 2 else real_add(self, ex)
     monkeypatch.setattr(coq._Printer, "_add", dropping)
     assert not _compiles(ob)
+
+
+def test_a_root_identity_field_cannot_reach_gets_cofactors_and_a_derivative_states_is_derive():
+    root = sp.sqrt(p ** 2 + 4 * q)
+    lem = C.lemma(steps.Obligation.equal(1 / (p + root), (root - p) / (4 * q)), "L")
+    assert "Hcof" in lem.script and "s0 * s0 = " in lem.script
+    eq, der = C.lemmas(steps.Obligation.derivative(sp.log(1 + sp.exp(-e * w_pos)), e, -w_pos / (1 + sp.exp(e * w_pos))), "D")
+    assert eq.name == "D_eq" and der.coquelicot and "is_derive (fun x_ : R => ln (1 + exp (- (x_ * w)))) e" in der.statement
+    assert C.COQUELICOT in C.file_text([eq, der]) and C.COQUELICOT not in C.file_text([lem])
 
 
 def test_the_prelude_and_a_certificate_carry_no_escape_hatch():
@@ -167,9 +196,33 @@ def test_the_items_the_issue_names_are_kernel_checked(kernel_run):
     """Lemma 5's b* and root choice, Lemma 2, G'(0), Lemma 9's energy, Thm 1's critical sets, Lemma 12,
     Lemma C: each has kernel-checked steps."""
     _, after, _, _ = kernel_run
-    for cid in ("lemma5.quadratic", "lemma5.root_choice", "lemma2.logistic", "structure.G_prime",
-                "lemma9.conservation", "thm1.critical_points", "lemma12.i", "lemma12.ii", "r3.lemma_c"):
+    for cid in ("lemma5.quadratic", "lemma5.root_choice", "lemma5.b_star", "lemma2.logistic", "structure.G_prime",
+                "lemma7.balance", "lemma9.conservation", "lemma14.energy", "thm1.critical_points", "lemma12.i",
+                "lemma12.ii", "r3.lemma_c"):
         assert any(s.kind == "kernel" for s in after[cid].steps), cid
+
+
+@pytest.mark.slow
+def test_the_critical_sets_and_their_completeness_are_kernel_checked(kernel_run):
+    """Thms 1, 9, 10: the printed families' equations and conditions (equal to the derived ones) and the
+    polynomial elimination of the completeness step (grad A = 0 -> e = 0, or the station factors vanish)."""
+    _, after, _, _ = kernel_run
+    for cid, elimination in (("thm1.critical_points", "A common zero of the components"),
+                             ("thm9.critical_points", r"$\nabla A = 0$ iff"),
+                             ("thm10.critical_points", r"$\nabla A = 0$ iff")):
+        sts = after[cid].steps
+        assert [s.kind for s in sts if s.states.startswith(elimination)] == ["kernel"], cid
+        families = [s for s in sts if "printed equation(s) define the derived set" in s.states]
+        assert families and all(s.kind == "kernel" for s in families), cid
+
+
+@pytest.mark.slow
+def test_the_energy_steps_are_kernel_checked_with_their_derivatives(kernel_run):
+    """Lemmas 9 and 14: the steps dE/dt = 0 carry the partial derivatives of E and A as is_derive statements."""
+    _, after, _, out = kernel_run
+    for cid in ("lemma9.conservation", "lemma14.energy"):
+        texts = [(out / s.certificate).read_text() for s in after[cid].steps if s.kind == "kernel"]
+        assert any("is_derive (fun x_ : R =>" in t and C.COQUELICOT in t for t in texts), cid
 
 
 @pytest.mark.slow

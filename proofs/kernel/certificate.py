@@ -34,13 +34,18 @@ import sympy as sp
 
 from local2global.proofs.kernel import coq
 
-__all__ = ["Lemma", "Unfit", "lemma", "PRELUDE", "FORBIDDEN"]
+__all__ = ["Lemma", "Unfit", "lemma", "PRELUDE", "FORBIDDEN", "file_text", "COQUELICOT", "INTERVAL"]
 
 #: the libraries every certificate loads and the small tactics its scripts call (Ltac builds proof terms; the
 #: kernel checks them, so these add nothing to what is trusted)
 PRELUDE = r"""Require Import Reals Lra Psatz.
 Open Scope R_scope.
 
+(* a + sqrt x > 0 where x exceeds a^2 (a root of a discriminant above |a|) *)
+Lemma l2g_root_pos : forall a x, 0 < x - a * a -> 0 < a + sqrt x.
+Proof. intros a x H. assert (Hx : 0 < x) by nra. pose proof (sqrt_lt_R0 x Hx) as Hs.
+  pose proof (sqrt_sqrt x (Rlt_le _ _ Hx)) as Hss.
+  destruct (Rle_or_lt 0 a) as [Ha | Ha]; [lra | nra]. Qed.
 (* 0 < t for a product, quotient, power, exponential or square root of positive parts; else lra, nra *)
 Ltac l2g_pos := match goal with
   | |- 0 < _ + _ => first [ apply Rplus_lt_0_compat; l2g_pos
@@ -53,6 +58,8 @@ Ltac l2g_pos := match goal with
   | |- 0 < exp _ => apply exp_pos
   | |- 0 < sqrt _ => apply sqrt_lt_R0; l2g_pos
   | |- 0 < - - _ => rewrite Ropp_involutive; l2g_pos
+  | |- 0 < _ + sqrt _ => first [ apply Rplus_lt_le_0_compat; [ l2g_pos | apply sqrt_pos ]
+                               | apply l2g_root_pos; ring_simplify; l2g_pos | assumption | lra | nra ]
   | |- _ => first [ assumption | lra | nra ]
   end
 (* 0 <= t likewise *)
@@ -78,6 +85,9 @@ Ltac l2g_nz := match goal with
 (* a stated non-vanishing in another arrangement of the same polynomial *)
 with l2g_nz_hyp := match goal with
   | H : ?Y <> 0 |- ?X <> 0 => let Hz := fresh "Hz" in intro Hz; apply H; first [ lra | nra ]
+  (* Y a fraction whose numerator is X: Y = 0 once its denominators are cleared *)
+  | H : ?Y <> 0 |- ?X <> 0 => let Hz := fresh "Hz" in intro Hz; apply H; field_simplify_eq;
+      [ solve [ first [ lra | nra ] ] | solve [ repeat split; first [ assumption | lra ] ] .. ]
   end.
 Ltac l2g_field := field; repeat split; l2g_nz.
 (* the logarithm of a square root (not in Coq's library) *)
@@ -137,9 +147,29 @@ class Lemma:
     tactics: tuple[str, ...]
     where_defined: bool = False   # hypotheses that denominators SymPy cannot sign do not vanish
 
+    coquelicot: bool = False      # the statement speaks of derivatives (Coquelicot's is_derive)
+    interval: bool = False        # the script may call the Interval library's `interval` tactic
+
     @property
     def text(self) -> str:
         return f"Lemma {self.name} :\n  {self.statement}.\nProof.\n{self.script}\nQed.\n"
+
+
+#: the line a certificate with derivatives loads after the prelude's own libraries
+COQUELICOT = "From Coquelicot Require Import Coquelicot."
+#: the line a certificate with a closed scalar inequality loads (interval arithmetic, proved in Coq)
+INTERVAL = "From Interval Require Import Tactic."
+
+
+def file_text(lemmas, head: str = "") -> str:
+    """A certificate file: `head`, the prelude (with Coquelicot where a lemma needs it), the lemmas."""
+    pre, extra = PRELUDE, ""
+    if any(lem.coquelicot for lem in lemmas):
+        extra += COQUELICOT + "\n"
+    if any(lem.interval for lem in lemmas):
+        extra += INTERVAL + "\n"
+    pre = pre.replace("Require Import Reals Lra Psatz.\n", "Require Import Reals Lra Psatz.\n" + extra, 1)
+    return head + pre + "\n" + "\n".join(lem.text for lem in lemmas)
 
 
 _REL = {"== 0": "=", "> 0": ">", "< 0": "<", ">= 0": ">=", "<= 0": "<=", "!= 0": "<>"}
@@ -154,7 +184,9 @@ def _statement(names, hyps, prop) -> str:
 def _intros(names, hyps) -> str:
     hn = [f"H{k}" for k in range(len(hyps))]
     # a point the statement is taken at is a hypothesis x = value: substituted first
-    return f"  intros {' '.join(list(names) + hn)}. try subst." if names or hn else ""
+    # and the functions' values at the points a substitution makes literal (ln 1, exp 0, sqrt 1)
+    return (f"  intros {' '.join(list(names) + hn)}. try subst. try rewrite ?ln_1, ?exp_0, ?sqrt_1 in *."
+            if names or hn else "")
 
 
 def _atoms(e: sp.Expr):
@@ -212,6 +244,8 @@ class _Plan:
         self._slot: dict[str, str] = {}
         self.roots: dict = {}
         sub_e = self._exp(d)
+        self.sub_e = sub_e
+        self.exp_asserts = list(self.asserts)
         sub_s = self._sqrt_squares(d, sub_e)
         sub_r = self._same_radicands(d, sub_e)
         sub_l = self._ln(d, {**sub_e, **sub_s})
@@ -376,7 +410,7 @@ class _Plan:
         return sub
 
 
-def _equality(ob, L, R, names, hyps) -> Lemma:
+def _equality(ob, L, R, names, hyps, dens=()) -> Lemma:
     """``L = R``: reflexivity when both print alike; else field, and failing it the rules of `_Plan` (logarithms,
     square roots of squares, exponentials over a basis) then field, or `l2g_roots` (field_simplify_eq, then
     sqrt x ^ (k + 2) = x * sqrt x ^ k, then ring) for square roots that must be squared away. The choice among
@@ -392,9 +426,109 @@ def _equality(ob, L, R, names, hyps) -> Lemma:
     plan = _Plan(d)
     ruled = "; ".join(["apply Rminus_diag_uniq"] + plan.asserts + plan.rewrites
                       + ["first [ solve [ l2g_field ] | solve [ l2g_roots ] ]"])
-    script = intro + _facts(d) + [f"  first [ solve [ l2g_field ] | solve [ l2g_roots ] |\n    solve [ {ruled} ] ]."]
+    cof = _cofactors(ob, L, R, plan, dens)
+    alternatives = ([f"solve [ {cof} ]"] if cof else []) + ["solve [ l2g_field ]", "solve [ l2g_roots ]",
+                                                            f"\n    solve [ {ruled} ]"]
+    script = intro + _facts(d) + [f"  first [ {' | '.join(alternatives)} ]."]
     return Lemma("", st, "\n".join(script), ("field", "ring", "lra", "nra") + tuple(plan.lemmas)
                  + (("sqrt_sqrt",) if any(x.exp.is_Rational and x.exp.q == 2 for x in d.atoms(sp.Pow)) else ()))
+
+
+#: the largest difference (SymPy operations) the cofactor route divides: beyond it SymPy's division is slow
+COFACTOR_OPS = 1500
+
+
+def _cofactors(ob, L, R, plan: "_Plan", dens) -> str | None:
+    r"""The square-root route, with the cofactors SymPy supplies: over the atoms (basis exponentials ``U_k``,
+    square roots ``s_i = sqrt X_i``) the difference is ``N / D`` with ``N = sum_i Q_i (s_i^2 - X_i)`` (SymPy's
+    division by the relations; a non-zero remainder: no route). The script proves, for *all* reals ``U_k > 0``,
+    ``s_i >= 0`` with ``s_i * s_i = X_i`` (and the statement's denominators non-zero), that ``L - R`` equals
+    ``(sum_i Q_i (s_i * s_i - X_i)) / D`` (``field``: an identity of rational functions in free atoms), rewrites
+    each ``s_i * s_i`` and closes ``Q_i (X_i - X_i) / D = 0`` by ``ring``; it then applies that to the
+    statement's own exponentials and square roots (their relations by ``exp_pos``, ``sqrt_pos``,
+    ``sqrt_sqrt``). Coq re-checks every division: a wrong cofactor is a failed ``field``. None where it does
+    not apply (logarithms, absolute values, a point substituted, nested roots, a non-zero remainder)."""
+    d = sp.sympify(L) - sp.sympify(R)
+    if ob.hypotheses or d.has(sp.log, sp.Abs) or sp.count_ops(d) > COFACTOR_OPS:
+        return None
+    bases = sorted({x.base for x in d.atoms(sp.Pow) if x.exp.is_Rational and x.exp.q == 2}, key=sp.default_sort_key)
+    if not bases:
+        return None
+    sub_e = plan.sub_e
+    U = sorted({u for v in sub_e.values() for u in v.free_symbols if u in plan.names}, key=lambda u: u.name)
+    uname = {u: f"U{k}" for k, u in enumerate(U)}
+    s = [sp.Dummy(f"s{i}", nonnegative=True) for i in range(len(bases))]
+    sname = {si: f"s{i}" for i, si in enumerate(s)}
+    to_s, abs_names = {}, {}
+    for i, X in enumerate(bases):
+        if any(y.exp.is_Rational and y.exp.q == 2 for y in X.atoms(sp.Pow)):
+            return None
+        for k in range(1, 12, 2):
+            to_s[sp.Pow(X, sp.Rational(k, 2))] = s[i] ** k
+            to_s[sp.Pow(X, -sp.Rational(k, 2))] = s[i] ** -k
+            abs_names[sp.Pow(X, sp.Rational(k, 2))] = f"s{i}" if k == 1 else f"(s{i} ^ {k})"
+    for x, v in sub_e.items():
+        abs_names[x] = "(" + coq.term(v, uname) + ")"
+    try:
+        model = d.xreplace(to_s).xreplace(sub_e)
+        Xm = [X.xreplace(sub_e) for X in bases]
+        if not all(_plain(m) for m in [model] + Xm):
+            return None
+        num, den = sp.fraction(sp.together(model))
+        num = sp.expand(num)
+        quotients = []
+        for si, X in zip(s, Xm):
+            rel = si ** 2 - X
+            quotients.append(sp.quo(num, rel, si))
+            num = sp.rem(num, rel, si)
+        if sp.cancel(num) != 0:
+            return None
+    except (sp.PolynomialError, ZeroDivisionError):
+        return None
+    allnames = {**uname, **sname}
+    cof = " + ".join(f"{coq.atom(Q, allnames)} * (s{i} * s{i} - {coq.atom(X, allnames)})"
+                     for i, (Q, X) in enumerate(zip(quotients, Xm)) if Q != 0) or "0"
+    # the statement as it reads once the exponentials are rewritten over the basis, its atoms as variables
+    Labs, Rabs_ = coq.term(L, abs_names), coq.term(R, abs_names)
+    binder = " ".join(list(uname.values()) + list(sname.values()))
+    hyps = [f"0 < {u}" for u in uname.values()] + [f"0 <= s{i}" for i in range(len(s))]
+    hyps += [f"s{i} * s{i} = {coq.term(X, abs_names)}" for i, X in enumerate(bases)]
+    hyps += [f"{coq.term(dd, abs_names)} <> 0" for dd in dens]
+    hn = " ".join(f"Hc{k}" for k in range(len(hyps)))
+    rw = ", ".join(f"Hc{len(uname) + len(s) + i}" for i in range(len(s)))
+    lines = [h for h in map(_nonneg_hint, bases) if h]
+    lines += plan.exp_asserts + (["rewrite " + ", ".join(f"?He{k}" for k in range(len(plan.exp_asserts))) + " in *"]
+                                if plan.exp_asserts else [])
+    lines.append(f"assert (Hcof : forall {binder} : R, {' -> '.join(hyps)} -> {Labs} = {Rabs_}) by (intros {binder} "
+                 f"{hn}; apply Rminus_diag_uniq; replace ({Labs} - {Rabs_}) with (({cof}) / {coq.atom(den, allnames)}) "
+                 f"by l2g_field; rewrite ?{', ?'.join(rw.split(', '))}; unfold Rdiv; ring)")
+    lines.append("apply Hcof; first [ apply exp_pos | apply sqrt_pos | (apply sqrt_sqrt; l2g_nonneg) | assumption "
+                 "| l2g_nz ]")
+    return "; ".join(lines)
+
+
+def _nonneg_hint(X) -> str | None:
+    """``0 <= X`` for a radicand, by ``ring`` and `l2g_nonneg` on X written as positive monomials plus a
+    positive multiple of a square (SymPy's factorisation proposes the square; Coq checks the rewriting); None
+    where X has no such form."""
+    pos, rest = [], []
+    for term in sp.Add.make_args(sp.expand(X, deep=False)):
+        c, factors = term.as_coeff_Mul()
+        # the polynomial terms are factored together (a square among them); the others must be positive
+        if term.is_polynomial() and not term.has(sp.exp, sp.log, sp.Abs):
+            rest.append(term)
+        elif c > 0 and all(f.is_positive or (f.is_Pow and f.exp.is_even) for f in sp.Mul.make_args(factors)):
+            pos.append(term)
+        else:
+            return None
+    if not rest:
+        return None
+    r = sp.factor(sp.Add(*rest))
+    c, g = r.as_coeff_Mul()
+    if not (c > 0 and g.is_Pow and g.exp.is_even):
+        return None
+    form = " + ".join([coq.atom(x) for x in pos] + [f"{coq.atom(c)} * {coq.atom(g.base)} ^ {g.exp}"])
+    return f"assert (0 <= {coq.term(X)}) by (replace {coq.atom(X)} with ({form}) by ring; l2g_nonneg)"
 
 
 def _inequality(ob, X, names, hyps) -> Lemma:
@@ -409,17 +543,25 @@ def _inequality(ob, X, names, hyps) -> Lemma:
     tries = ["lra", "nra", "l2g_pos"]
     if rel == "<>":
         tries = ["l2g_nz"]
+    # a closed scalar inequality with transcendental constants: interval arithmetic (Coq.Interval), last
+    closed = not names and not (X.free_symbols) and X.has(sp.exp, sp.log, sp.Pow)
+    if closed and rel != "<>":
+        tries = tries + ["interval"]
     script = intro + facts + [f"  first [ {' | '.join(tries)} ]."]
     if dd != 1 and rel in (">", "<", ">=", "<="):
         # a quotient: the signs of the numerator and the denominator, each by nra, after field rewrites X as N / D
+        # (the statement's own sign tactics first: a square root's sign needs no quotient)
         sd = "pos" if dd.is_positive else "neg" if dd.is_negative else None
         if sd is not None:
-            script = intro + facts + [
-                f"  replace {coq.atom(X)} with ({coq.atom(n)} / {coq.atom(dd)}) by l2g_field.",
-                f"  assert (HD : {'0 < ' + coq.atom(dd) if sd == 'pos' else coq.atom(dd) + ' < 0'}) by l2g_signs.",
-                f"  assert (HN : {_sign_goal(rel, sd, coq.atom(n))}) by l2g_signs.",
-                "  l2g_quot."]
-    return Lemma("", st, "\n".join(script), ("lra", "nra", "field"))
+            quot = "; ".join([
+                f"replace {coq.atom(X)} with ({coq.atom(n)} / {coq.atom(dd)}) by l2g_field",
+                f"assert (HD : {'0 < ' + coq.atom(dd) if sd == 'pos' else coq.atom(dd) + ' < 0'}) by l2g_signs",
+                f"assert (HN : {_sign_goal(rel, sd, coq.atom(n))}) by l2g_signs",
+                "l2g_quot"])
+            direct = " | ".join(f"solve [ {x} ]" for x in tries + ["l2g_signs"])
+            script = intro + facts + [f"  first [ {direct} |\n    solve [ {quot} ] ]."]
+    return Lemma("", st, "\n".join(script), ("lra", "nra", "field") + (("interval",) if closed else ()),
+                 interval=closed)
 
 
 def _sign_goal(rel: str, sd: str, n: str) -> str:
@@ -445,6 +587,155 @@ def _denominators(*exprs) -> list[sp.Expr]:
     return sorted(out, key=sp.default_sort_key)
 
 
+#: the Coq name of the variable a derivative's function abstracts
+_LAMBDA = "x_"
+
+
+def _derivative(ob, name: str) -> Lemma:
+    r"""``forall ..., hyps -> is_derive (fun x_ => f[x := x_]) x rhs`` (Coquelicot): the derivative of f at every
+    point x of the domain is rhs. The generator's guess D = SymPy's ``diff(f, x)`` is proved equal to rhs first
+    (the identity machinery of `lemma`, as a lemma of its own, `name` ``_eq``); then ``auto_derive`` computes
+    the derivative of the printed function itself, proves its differentiability side conditions (positive
+    logarithms and roots, non-zero denominators: `l2g_pos`, `l2g_nz` from the hypotheses) and leaves the
+    derivative it computed = D, which ``field`` closes (the same atoms, differentiated by the chain rule)."""
+    x, f, rhs = ob.wrt, sp.sympify(ob.expr), sp.sympify(ob.rhs)
+    if not isinstance(x, sp.Symbol):
+        raise Unfit("a derivative with respect to something other than a symbol")
+    D = sp.diff(f, x)
+    names, hyps = coq.binders(f - rhs, ob.hypotheses, ob.unit_pq, extra=(D,))
+    dens = _denominators(D, rhs)
+    hyps = hyps + [f"{coq.term(d)} <> 0" for d in dens]
+    eq_ob = type(ob)("== 0", D, hypotheses=ob.hypotheses, unit_pq=ob.unit_pq, rhs=rhs)
+    eq = _equality(eq_ob, D, rhs, names, hyps, dens)
+    eq = Lemma(name + "_eq", eq.statement, eq.script, eq.tactics, where_defined=bool(dens))
+    body = coq.term(f, {x: _LAMBDA})
+    prop = f"is_derive (fun {_LAMBDA} : R => {body}) {coq.coq_name(x)} {coq.atom(rhs)}"
+    st = _statement(names, hyps, prop)
+    hn = " ".join(f"H{k}" for k in range(len(hyps)))
+    same = coq.term(D) == coq.term(rhs)       # the stated derivative is SymPy's, printed alike: no identity
+    # SymPy's D may merge exponentials the chain rule leaves apart (exp(A)^2 is exp(2A)): the rules over a basis
+    try:
+        plan = _Plan(D + f)
+        rules = plan.exp_asserts + (["rewrite " + ", ".join(f"?He{k}" for k in range(len(plan.exp_asserts)))]
+                                    if plan.exp_asserts else [])
+    except Unfit:
+        rules = []
+    close = "; ".join(rules + ["l2g_field"])
+    script = "\n".join([f"  intros {' '.join(names)} {hn}."]
+                       + ([] if same else [f"  rewrite <- ({name}_eq {' '.join(names)} {hn})."])
+                       + ["  auto_derive; [ repeat split; first [ exact I | l2g_pos | l2g_nz ] |\n"
+                          f"    first [ solve [ l2g_field ] | solve [ {close} ] ] ]."])
+    lem = Lemma(name, st, script, ("Coquelicot auto_derive", "field") + eq.tactics, where_defined=bool(dens),
+                coquelicot=True)
+    return (lem,) if same else (eq, lem)
+
+
+def _generator_version() -> str:
+    """The SHA-256 of the generator's own sources (this module and the printer): a changed script rule is a new
+    key of the generation cache."""
+    import hashlib
+    from pathlib import Path
+    h = hashlib.sha256()
+    for mod in (__file__, coq.__file__):
+        h.update(Path(mod).read_bytes())
+    return h.hexdigest()
+
+
+def _generation_key(ob, name: str) -> str:
+    """The key of an obligation's certificate in the generation cache: what the statement prints to (both
+    sides, the hypotheses, the symbols' assumptions, the variable of a derivative), not SymPy's objects."""
+    import hashlib
+    L, R = sp.sympify(ob.expr), sp.sympify(ob.rhs)
+    if isinstance(L, sp.MatrixBase) or isinstance(R, sp.MatrixBase):
+        raise Unfit("a matrix statement (its entries are certified one by one where they are steps)")
+    names, hyps = coq.binders(L - R if R != 0 else L, ob.hypotheses, ob.unit_pq, extra=(R,))
+    parts = [_GENERATOR, sp.__version__, name, ob.relation, coq.term(L), coq.term(R), " ".join(names), " | ".join(hyps),
+             coq.coq_name(ob.wrt) if getattr(ob, "wrt", None) is not None else ""]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+_GENERATOR = _generator_version()
+
+
+def lemmas(ob, name: str) -> list[Lemma]:
+    """The certificate lemmas of an `Obligation`: one (`lemma`), or, for a derivative, the identity of SymPy's
+    derivative with the stated one and the derivative itself (`_derivative`). Cached (``$L2G_CACHE/coq``) by
+    what the statement prints to and the generator's sources: the scripts SymPy's divisions and factorisations
+    chose are found again without them (a warm kernel pass prints, it does not divide)."""
+    from local2global.symbolic import store_verified, verified_file
+    key = _generation_key(ob, name)
+    path, hit = verified_file("coq", f"gen-{key}.pickle")
+    if isinstance(hit, dict) and hit.get("key") == key:
+        if hit.get("unfit") is not None:
+            raise Unfit(hit["unfit"])
+        return [Lemma(**x) for x in hit["lemmas"]]
+    try:
+        out = list(_derivative(ob, name)) if getattr(ob, "wrt", None) is not None else [lemma(ob, name)]
+    except Unfit as ex:
+        store_verified(path, {"key": key, "unfit": str(ex)})
+        raise
+    store_verified(path, {"key": key, "lemmas": [dict(lem.__dict__) for lem in out]})
+    return out
+
+
+def ideal_cofactors(P, gens, max_degree: int = 4):
+    """Polynomials c_i with ``P = sum_i c_i g_i`` (an ideal membership certificate), found by linear algebra on
+    cofactors of bounded total degree in the symbols; None if there are none up to `max_degree`. Untrusted: the
+    certificate has Coq's ``ring`` check the identity."""
+    syms = sorted(set().union(*[sp.sympify(g).free_symbols for g in gens]) | sp.sympify(P).free_symbols,
+                  key=lambda s: s.name)
+    for d in range(max_degree + 1):
+        monos = sorted(sp.itermonomials(syms, d), key=sp.default_sort_key)
+        unknowns, cof = [], []
+        for i, _ in enumerate(gens):
+            cs = sp.symbols(f"c{i}_0:{len(monos)}")
+            unknowns += cs
+            cof.append(sum(c * m for c, m in zip(cs, monos)))
+        eqs = sp.Poly(sp.expand(sum(c * g for c, g in zip(cof, gens)) - P), *syms).coeffs()
+        sol = sp.linsolve(eqs, unknowns)
+        if sol:
+            vals = dict(zip(unknowns, next(iter(sol))))
+            zero = {u: 0 for u in unknowns}
+            return [sp.expand(c.xreplace(vals).xreplace(zero)) for c in cof]
+    return None
+
+
+def _ideal(ob, L, names, hyps) -> Lemma | None:
+    r"""``x <> 0 -> ... -> g_1 = 0 -> ... -> P = 0``: m P lies in the ideal of the g_i for a monomial m in the
+    symbols known non-zero (``x <> 0`` hypotheses, signed symbols). SymPy supplies m and the cofactors
+    (`ideal_cofactors`); Coq checks ``m P = sum c_i g_i`` by ``ring``, rewrites each ``g_i`` to 0, and cancels m
+    (``Rmult_eq_reg_l``, m non-zero by `l2g_nz`)."""
+    eqs = [h for h in ob.hypotheses if isinstance(h, sp.Equality) and not h.lhs.is_Symbol and h.rhs == 0]
+    nonzero = [h.lhs for h in ob.hypotheses if isinstance(h, sp.Unequality) and h.lhs.is_Symbol and h.rhs == 0]
+    if not eqs or len(eqs) + len(nonzero) != len(ob.hypotheses):
+        return None
+    gens = [h.lhs for h in eqs]
+    if not all(sp.sympify(g).is_polynomial() for g in gens + [L]):
+        return None
+    inv = sorted(set(nonzero) | {s for s in L.free_symbols.union(*[g.free_symbols for g in gens])
+                                 if s.is_positive or s.is_negative}, key=lambda s: s.name)
+    found = None
+    for m in sorted(sp.itermonomials(inv, 2), key=lambda x: (sp.total_degree(x), sp.default_sort_key(x))) if inv else [1]:
+        cof = ideal_cofactors(sp.expand(m * L), gens)
+        if cof is not None:
+            found = (m, cof)
+            break
+    if found is None:
+        return None
+    m, cof = found
+    index = {str(h): k for k, h in enumerate(hyps)}
+    rw = [f"H{index[f'{coq.term(g)} = 0']}" for c, g in zip(cof, gens) if c != 0 and f"{coq.term(g)} = 0" in index]
+    combo = " + ".join(f"{coq.atom(c)} * {coq.atom(g)}" for c, g in zip(cof, gens) if c != 0) or "0"
+    st = _statement(names, hyps, f"{coq.term(L)} = 0")
+    intro = _intros(names, hyps).split(". try subst.")[0] + "."
+    if m == 1:
+        lines = [f"  replace {coq.atom(L)} with ({combo}) by l2g_field.", f"  {'rewrite ' + ', '.join(rw) + '; ' if rw else ''}ring."]
+    else:
+        lines = [f"  apply (Rmult_eq_reg_l {coq.atom(m)}); [ replace ({coq.atom(m)} * {coq.atom(L)}) with ({combo}) by l2g_field; "
+                 f"{'rewrite ' + ', '.join(rw) + '; ' if rw else ''}ring | l2g_nz ]."]
+    return Lemma("", st, "\n".join([intro] + lines), ("field", "ring"))
+
+
 def lemma(ob, name: str) -> Lemma:
     """The certificate of an `Obligation`: a `Lemma` named `name`, or `Unfit` / `coq.NotCoq` with the reason."""
     L, R = sp.sympify(ob.expr), sp.sympify(ob.rhs)
@@ -455,8 +746,11 @@ def lemma(ob, name: str) -> Lemma:
     hyps = hyps + [f"{coq.term(d)} <> 0" for d in dens]
     if not (L.free_symbols | R.free_symbols) and not ob.hypotheses and R == 0 and L.is_Number:
         raise Unfit("a number SymPy had already evaluated: nothing is left to re-prove")
-    if ob.relation == "== 0":
-        lem = _equality(ob, L, R, names, hyps)
+    ideal = _ideal(ob, L, names, hyps) if ob.relation == "== 0" and R == 0 and not dens else None
+    if ideal is not None:
+        lem = ideal
+    elif ob.relation == "== 0":
+        lem = _equality(ob, L, R, names, hyps, dens)
     else:
         lem = _inequality(ob, L - R, names, hyps)
-    return Lemma(name, lem.statement, lem.script, lem.tactics, where_defined=bool(dens))
+    return Lemma(name, lem.statement, lem.script, lem.tactics, where_defined=bool(dens), interval=lem.interval)

@@ -21,8 +21,16 @@ from local2global.symbolic import store_verified, verified_file
 
 __all__ = ["Compiled", "coqc", "coq_version", "compile_all", "TIMEOUT_S"]
 
-#: a certificate that takes longer than this is counted as not compiled (a slow tactic, not a proof)
+#: a certificate that takes more CPU seconds than this is counted as not compiled (a slow tactic, not a proof):
+#: CPU time, not wall time, so that a loaded machine judges the same certificates as an idle one
 TIMEOUT_S = 20
+#: the wall-clock limit, a backstop for a coqc that waits on nothing
+WALL_S = 20 * TIMEOUT_S
+
+
+def _limit_cpu():
+    import resource
+    resource.setrlimit(resource.RLIMIT_CPU, (TIMEOUT_S, TIMEOUT_S + 1))
 
 
 @dataclass(frozen=True)
@@ -71,9 +79,11 @@ def _compile_one(text: str, name: str) -> Compiled:
         path.write_text(text)
         try:
             done = subprocess.run([coqc(), "-q", path.name], cwd=tmp, capture_output=True, text=True,
-                                  timeout=TIMEOUT_S)
+                                  timeout=WALL_S, preexec_fn=_limit_cpu)
         except subprocess.TimeoutExpired:
-            return Compiled(False, f"coqc ran past {TIMEOUT_S} s")
+            return Compiled(False, f"coqc ran past {WALL_S} s")
+        if done.returncode < 0 or done.returncode in (128 + 9, 128 + 24):    # SIGXCPU / SIGKILL at the CPU limit
+            return Compiled(False, f"coqc ran past {TIMEOUT_S} s of CPU time")
         return Compiled(True) if done.returncode == 0 else Compiled(False, _error_line(done.stdout + done.stderr))
 
 

@@ -45,10 +45,9 @@ class _File:
 
     @property
     def text(self) -> str:
-        body = "\n".join(lem.text for k in sorted(self.step_lemmas) for lem in self.step_lemmas[k])
         head = (f"(* local2global certificate: {self.role} steps of the claim {self.claim}; generated from the "
                 "SymPy obligations the steps decided. *)\n")
-        return head + C.PRELUDE + "\n" + body
+        return C.file_text([lem for k in sorted(self.step_lemmas) for lem in self.step_lemmas[k]], head)
 
 
 @dataclass
@@ -75,7 +74,7 @@ class KernelSummary:
 
 
 def _lemmas(step: steps.Step, k: int, prefix: str) -> list[C.Lemma]:
-    return [C.lemma(ob, f"{prefix}{k}_{j}") for j, ob in enumerate(step.obligations)]
+    return [lem for j, ob in enumerate(step.obligations) for lem in C.lemmas(ob, f"{prefix}{k}_{j}")]
 
 
 def certificates_of(rec) -> tuple[_File | None, _File | None, dict[int, str]]:
