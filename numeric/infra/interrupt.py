@@ -7,9 +7,9 @@ half-written: every generated file is written through `atomic.atomic_write`, who
 interruption removes, and files that belong together (a figure's PDF and PNG, the report) are renamed into place
 inside `deferred()`, which an interruption waits for.
 
-How: `install()` (the program entry, `local2global.cli.console`) turns both signals into `_finish` in the main
-process: snapshot the process tree below it, SIGTERM to all of it, SIGKILL to what is left after `GRACE_S`,
-remove the temporary files, write the line, `os._exit`. Workers never act on SIGINT (it reaches them too when the
+How: `install()` (the program's entry, `local2global._entry`, before the CLI imports) turns both signals into
+`_finish` in the main process: snapshot the process tree below it, SIGTERM to all of it, SIGKILL to what is
+left after `GRACE_S`, remove the temporary files, write the line, `os._exit`. Workers never act on SIGINT (it reaches them too when the
 terminal interrupts the process group): a forked worker ignores it from the moment of the fork, a spawned one
 starts with both signals blocked (`spawn_guard`) until `worker_init` ignores SIGINT; on SIGTERM a worker removes
 its temporary files and exits silently. On Linux a worker also receives SIGTERM when its parent dies
