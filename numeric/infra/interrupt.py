@@ -31,6 +31,7 @@ MESSAGE = "l2g: interrupted"
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _main_pid: int | None = None          # the process `install` ran in (a forked worker inherits the handler, not this)
+_contract = False                     # this process is the `l2g` program or one of its workers
 _pending: int | None = None           # the exit code of an interruption waiting for `deferred()` sections to end
 _deferred = 0
 _lock = threading.Lock()
@@ -39,14 +40,14 @@ _fork_from_main = [True]
 
 
 def under_contract() -> bool:
-    """Whether this process is an `l2g` program (`install` ran) or one of its forked workers; not a library user's."""
-    return _main_pid is not None
+    """Whether this process is an `l2g` program (`install` ran) or one of its workers; not a library user's."""
+    return _contract
 
 
 def install() -> None:
     """Make SIGINT and SIGTERM end this process (the `l2g` program) by `_finish`; from the main thread."""
-    global _main_pid
-    _main_pid = os.getpid()
+    global _main_pid, _contract
+    _main_pid, _contract = os.getpid(), True
     for sig in _SIGNALS:
         signal.signal(sig, _handler)
 
@@ -62,7 +63,7 @@ def _after_fork_child() -> None:
     _lock, _once = threading.Lock(), threading.Lock()
     from local2global.numeric.infra import atomic
     atomic.forget_in_flight()           # the parent's temporary files are the parent's to remove
-    if _main_pid is None:
+    if not _contract:
         return                          # a library user's process: its signals are its own
     # at once, before the child runs anything: a Ctrl-C to the process group must not raise KeyboardInterrupt here
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -78,7 +79,9 @@ if hasattr(os, "register_at_fork"):
 def worker_init(contract: bool) -> None:
     """The initializer of every pool worker. Under an `l2g` program (`contract`): SIGINT ignored, SIGTERM a silent
     exit, death with the parent (a forked worker has that from the fork already)."""
+    global _contract
     if contract:
+        _contract = True
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, _handler)
         if not _forked:
@@ -202,6 +205,18 @@ def _alive(procs: dict[int, str]) -> dict[int, str]:
     return {p: st for p, st in procs.items() if p in table and table[p][1] == st and table[p][2] not in "ZX"}
 
 
+def _ignores_sigterm(pid: int) -> bool:
+    """Whether `pid` ignores SIGTERM (multiprocessing's resource tracker does): it gets SIGKILL at once."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("SigIgn:"):
+                    return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    except (OSError, ValueError):
+        pass
+    return False
+
+
 def _signal_all(procs, sig) -> None:
     for p in procs:
         try:
@@ -211,21 +226,22 @@ def _signal_all(procs, sig) -> None:
 
 
 def end_tree(grace: float = GRACE_S) -> None:
-    """End every process below this one: SIGTERM, then SIGKILL to those left after `grace` seconds. The tree is
-    snapshotted before the first signal and rescanned meanwhile, so a child whose parent ends first (a notebook
-    kernel) or one started meanwhile is not missed."""
+    """End every process below this one: SIGTERM, then SIGKILL to those left after `grace` seconds (at once to one
+    that ignores SIGTERM, like multiprocessing's resource tracker). The tree is snapshotted before the first signal
+    and rescanned meanwhile, so a child whose parent ends first (a notebook kernel) or one started meanwhile is not
+    missed."""
     if not os.path.isdir("/proc"):      # pragma: no cover - not Linux
         import multiprocessing
         for child in multiprocessing.active_children():
             child.terminate()
         return
-    seen = descendants()
-    _signal_all(seen, signal.SIGTERM)
+    seen: dict[int, str] = {}
     deadline = time.monotonic() + grace
     while True:
         new = {p: st for p, st in descendants().items() if p not in seen}
         if new:
             seen.update(new)
+            _signal_all([p for p in new if _ignores_sigterm(p)], signal.SIGKILL)
             _signal_all(new, signal.SIGTERM)
         left = _alive(seen)
         if not left or time.monotonic() > deadline:
