@@ -13,6 +13,8 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from local2global.numeric.infra.interrupt import deferred, on_interrupt
+
 _in_flight: set[str] = set()            # temporary files of this process not yet renamed or removed
 _groups = threading.local()             # the open `atomic_group` of each thread: [(tmp, path), ...]
 
@@ -61,7 +63,6 @@ def atomic_group():
     if getattr(_groups, "files", None) is not None:
         yield
         return
-    from local2global.numeric.infra.interrupt import deferred
     _groups.files = files = []
     try:
         yield
@@ -134,3 +135,8 @@ def forget_in_flight() -> None:
     """In a forked child: the parent's temporary files are not this process's to remove."""
     _in_flight.clear()
     _groups.files = None
+
+
+on_interrupt(remove_in_flight)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=forget_in_flight)

@@ -37,6 +37,7 @@ _deferred = 0
 _lock = threading.Lock()
 _once = threading.Lock()
 _fork_from_main = [True]
+_cleanups: list = []
 
 
 def under_contract() -> bool:
@@ -61,8 +62,6 @@ def _after_fork_child() -> None:
     _forked = True
     _pending, _deferred = None, 0       # the parent's other threads (in a deferred section) are not in the child
     _lock, _once = threading.Lock(), threading.Lock()
-    from local2global.numeric.infra import atomic
-    atomic.forget_in_flight()           # the parent's temporary files are the parent's to remove
     if not _contract:
         return                          # a library user's process: its signals are its own
     # at once, before the child runs anything: a Ctrl-C to the process group must not raise KeyboardInterrupt here
@@ -128,6 +127,20 @@ def deferred():
             _finish(_pending)
 
 
+def on_interrupt(cleanup) -> None:
+    """Run `cleanup()` when an interruption ends this process, after its process tree (`atomic` registers the
+    removal of its temporary files)."""
+    _cleanups.append(cleanup)
+
+
+def _run_cleanups() -> None:
+    for cleanup in _cleanups:
+        try:
+            cleanup()
+        except Exception:  # noqa: BLE001 - ending anyway: a cleanup that fails must not stop the others
+            pass
+
+
 def _handler(signum, frame) -> None:
     global _pending
     if os.getpid() != _main_pid and signum == signal.SIGINT:
@@ -140,9 +153,8 @@ def _handler(signum, frame) -> None:
 def _finish(code: int) -> None:
     if not _once.acquire(blocking=False):
         return                          # another thread is already ending the process
-    from local2global.numeric.infra import atomic
     if os.getpid() != _main_pid:        # a worker: silently, its parent says what happened
-        atomic.remove_in_flight()
+        _run_cleanups()
         os._exit(code)
     try:
         line = os.dup(2)
@@ -153,7 +165,7 @@ def _finish(code: int) -> None:
         line = None
     try:
         end_tree()
-        atomic.remove_in_flight()
+        _run_cleanups()
     finally:
         if line is not None:
             try:
