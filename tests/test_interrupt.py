@@ -209,7 +209,7 @@ def test_interrupting_l2g_all_leaves_no_process_and_a_marked_folder(tmp_path, mo
         finally:
             derive.kill()
             derive.proc.wait(timeout=30)
-        assert "is incomplete" in line and "did not finish" in line, line
+        assert "is incomplete" in line and "interrupted or failed" in line, line
 
 
 # --------------------------------------------------------------------------------------------------------------

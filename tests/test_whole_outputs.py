@@ -46,7 +46,7 @@ def test_the_temporary_files_of_an_interrupted_write_are_removed(tmp_path):
 def test_the_manifest_marks_a_folder_incomplete_until_the_run_finishes(tmp_path):
     assert manifest.incomplete(tmp_path) is None            # a folder `l2g all` never wrote
     manifest.begin(tmp_path)
-    assert "did not finish" in manifest.incomplete(tmp_path)
+    assert "interrupted or failed" in manifest.incomplete(tmp_path)
     (tmp_path / "report.md").write_text("r")
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "fig1a.png").write_bytes(b"p")

@@ -45,7 +45,7 @@ def finish(out_dir, paths, command: str = "l2g all") -> Path:
 
 
 def incomplete(out_dir) -> str | None:
-    """Why `out_dir` is not whole (one clause), or None: no manifest (a folder `l2g all` never wrote), or a
+    """Why `out_dir` is not whole (one clause, e.g. "the `l2g all` that wrote it was interrupted or failed"), or None: no manifest (a folder `l2g all` never wrote), or a
     complete one whose files are all there."""
     path = Path(out_dir) / NAME
     if not path.is_file():
@@ -56,7 +56,7 @@ def incomplete(out_dir) -> str | None:
         return f"its {NAME} cannot be read"
     if not isinstance(data, dict) or data.get("complete") is not True:
         command = data.get("command", "l2g all") if isinstance(data, dict) else "l2g all"
-        return f"the `{command}` that wrote it did not finish (interrupted or failed)"
+        return f"the `{command}` that wrote it was interrupted or failed"
     files = data.get("files")
     missing = [rel for rel in (files if isinstance(files, dict) else {}) if not (Path(out_dir) / rel).is_file()]
     if missing:

@@ -65,7 +65,7 @@ def run(args) -> int:
     from local2global.proofs.outputs.table import summary_line
     why = incomplete(out)
     if why:
-        print(f"l2g: note: {out} is incomplete ({why}); this run writes it whole", file=sys.stderr)
+        print(f"l2g: note: {out} is incomplete: {why}; this run writes it whole", file=sys.stderr)
     progress = TerminalProgress("l2g all") if progress_enabled() else None
     try:
         records, steps = run_all(out, dps=dps, figures=not args.no_figures, notebooks=not args.no_notebooks,
