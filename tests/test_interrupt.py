@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -126,7 +128,8 @@ def kernel_running(run) -> bool:
 def _interrupt(argv, moment, what: str, how: str, env=None) -> tuple[float, int, str]:
     """Start `l2g ARGV`, wait for `moment`, interrupt it `how`; check the process tree, exit code and stderr.
     Returns (seconds at the interrupt, exit code, stderr)."""
-    run = Run(argv, env or {})
+    scratch = Path(tempfile.mkdtemp(prefix="l2g-interrupt-"))        # its TMPDIR: coqc, pdflatex, kernel files
+    run = Run(argv, {**(env or {}), "TMPDIR": str(scratch)})
     try:
         at = run.wait_for(moment, what)
         workers = len(run.children())
@@ -139,6 +142,9 @@ def _interrupt(argv, moment, what: str, how: str, env=None) -> tuple[float, int,
         with open(os.environ["L2G_INTERRUPT_LOG"], "a") as fh:
             fh.write(f"{argv[0]}: {what}: at {at:.1f} s, {workers} processes below, {how}, ended {ended:.2f} s later\n")
     assert left == [], f"{argv} interrupted at {at:.1f} s ({what}) by {how} left {left}"
+    stray = sorted(os.listdir(scratch))
+    shutil.rmtree(scratch)
+    assert stray == [], f"{argv} interrupted at {at:.1f} s ({what}) by {how} left in TMPDIR: {stray}"
     assert code == (143 if how == "SIGTERM" else 130), (argv, what, how, code, err)
     # the interruption adds exactly one line; what the command said before it (its notes) stays
     lines = err.splitlines()

@@ -13,7 +13,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from local2global.numeric.infra.interrupt import deferred, on_interrupt
+from local2global.numeric.infra.interrupt import deferred, ending, on_interrupt
 
 _in_flight: set[str] = set()            # temporary files of this process not yet renamed or removed
 _groups = threading.local()             # the open `atomic_group` of each thread: [(tmp, path), ...]
@@ -35,7 +35,7 @@ def atomic_write(path, data: str | bytes, make_parents: bool = False) -> Path:
     if make_parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
-    _in_flight.add(tmp)
+    _register(tmp)
     try:
         os.fchmod(fd, _file_mode())
         if isinstance(data, bytes):
@@ -83,6 +83,18 @@ def atomic_group():
             raise
 
 
+def _register(tmp: str) -> None:
+    """Make `tmp` known to the interruption; a thread that gets here while an interruption ends the process (it
+    removed the files it knew) removes its own and waits for the end."""
+    _in_flight.add(tmp)
+    if ending():
+        import shutil
+        import time
+        shutil.rmtree(tmp, ignore_errors=True) if os.path.isdir(tmp) else _discard(tmp)
+        while True:
+            time.sleep(1)
+
+
 def _discard(tmp: str) -> None:
     try:
         os.unlink(tmp)
@@ -95,7 +107,7 @@ def temp_folder(prefix: str, dir=None) -> Path:
     """A new temporary folder (`tempfile.mkdtemp`) that an interruption removes; `release` it once it is gone
     or renamed into place."""
     tmp = tempfile.mkdtemp(prefix=prefix, dir=dir)
-    _in_flight.add(tmp)
+    _register(tmp)
     return Path(tmp)
 
 

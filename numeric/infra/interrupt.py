@@ -127,6 +127,11 @@ def deferred():
             _finish(_pending)
 
 
+def ending() -> bool:
+    """Whether an interruption is ending this process (its other threads must start nothing new)."""
+    return _once.locked()
+
+
 def on_interrupt(cleanup) -> None:
     """Run `cleanup()` when an interruption ends this process, after its process tree (`atomic` registers the
     removal of its temporary files)."""

@@ -49,12 +49,15 @@ def execute(source, out_dir, *, timeout: int = 600, kernel_name: str = "python3"
     nb.metadata.pop("jupytext", None)
     env_backup = os.environ.get("MPLBACKEND")
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"   # inherited by the kernel
+    from local2global.numeric.infra.atomic import scratch_folder
     try:
         # the kernel's own start-up warnings (e.g. about its local TCP transport) are not ours to show
         client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, record_timing=False,
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"],
                                 resources={"metadata": {"path": str(source.parent)}})
-        _run_client(client)
+        with scratch_folder("l2g-kernel-") as runtime:      # its connection file: an interruption removes it
+            client.create_kernel_manager().connection_file = os.path.join(runtime, "kernel.json")
+            _run_client(client)
     finally:
         if env_backup is None:
             os.environ.pop("MPLBACKEND", None)
