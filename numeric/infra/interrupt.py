@@ -9,11 +9,11 @@ inside `deferred()`, which an interruption waits for.
 
 How: `install()` (the program's entry, `local2global._entry`, before the CLI imports) turns both signals into
 `_finish` in the main process: snapshot the process tree below it, SIGTERM to all of it, SIGKILL to what is
-left after `GRACE_S`, remove the temporary files, write the line, `os._exit`. Workers never act on SIGINT (it reaches them too when the
-terminal interrupts the process group): a forked worker ignores it from the moment of the fork, a spawned one
-starts with both signals blocked (`spawn_guard`) until `worker_init` ignores SIGINT; on SIGTERM a worker removes
-its temporary files and exits silently. On Linux a worker also receives SIGTERM when its parent dies
-(PR_SET_PDEATHSIG), so even a SIGKILLed `l2g` leaves no pool behind.
+left after `GRACE_S`, run the cleanups (`on_interrupt`: the temporary files), write the line, `os._exit`.
+Workers never act on SIGINT (it reaches them too when the terminal interrupts the process group): a forked
+worker ignores it from the moment of the fork, a spawned one starts with both signals held (`spawn_guard`) until
+`worker_init` ignores SIGINT; on SIGTERM a worker runs its cleanups and exits silently. On Linux a worker also
+receives SIGTERM when its parent dies (PR_SET_PDEATHSIG), so even a SIGKILLed `l2g` leaves no pool behind.
 """
 from __future__ import annotations
 
