@@ -407,10 +407,10 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
     not depend on `workers` or on the order claims run in: every check seeds its own sampling from its claim id,
     and caches shared between claims only save time. `progress(i, n, id)` is called as each record arrives."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
     from contextlib import ExitStack
 
-    from local2global.numeric.infra.executor import make_executor
+    from local2global.numeric.infra.executor import ProcessPool, make_executor
 
     claims = closure(claims) if dependencies else list(claims)
     by_id = {}
@@ -430,7 +430,7 @@ def run_claims(claims, ctx: Context = Context(), workers: int | None = None, pro
             futures = []
             if batches:
                 # always processes (make_executor(1) would run the batch here, before the derivations)
-                early = stack.enter_context(ProcessPoolExecutor(len(batches), multiprocessing.get_context("fork")))
+                early = stack.enter_context(ProcessPool(len(batches), multiprocessing.get_context("fork")))
                 with _frozen_heap():
                     futures += [early.submit(_run_by_id, (ids, ctx)) for ids in batches]
             prewarm()

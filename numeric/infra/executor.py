@@ -34,6 +34,21 @@ import numpy as np
 CHUNK = 256
 
 
+class ProcessPool(ProcessPoolExecutor):
+    """A ProcessPoolExecutor whose workers keep the interruption contract (`interrupt`): they ignore SIGINT, exit
+    silently on SIGTERM and die with their parent; a spawned worker starts with both signals held. Every local
+    pool of the package is one of these."""
+
+    def __init__(self, max_workers: int | None = None, mp_context=None):
+        from local2global.numeric.infra.interrupt import under_contract, worker_init
+        super().__init__(max_workers, mp_context=mp_context, initializer=worker_init, initargs=(under_contract(),))
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        from local2global.numeric.infra.interrupt import spawn_guard
+        with spawn_guard():                 # workers start inside submit: they inherit the held signals
+            return super().submit(fn, *args, **kwargs)
+
+
 class SerialExecutor(Executor):
     """An Executor that runs each task immediately in the calling process (workers=1)."""
 
@@ -80,7 +95,7 @@ def make_executor(workers: int | None = None, scheduler: Any = None,
         return
     import multiprocessing
     ctx = multiprocessing.get_context(start_method) if start_method else None
-    with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=ctx) as pool:
+    with ProcessPool(max_workers=workers or os.cpu_count() or 1, mp_context=ctx) as pool:
         yield pool
 
 

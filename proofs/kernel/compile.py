@@ -12,11 +12,11 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from local2global.numeric.infra.atomic import scratch_folder
 from local2global.symbolic import store_verified, verified_file
 
 __all__ = ["Compiled", "coqc", "coq_version", "compile_all", "TIMEOUT_S"]
@@ -74,7 +74,7 @@ def _error_line(out: str) -> str:
 
 def _compile_one(text: str, name: str) -> Compiled:
     """Compile `text` as ``name.v`` in a private temporary folder (coqc writes .vo/.glob beside it)."""
-    with tempfile.TemporaryDirectory(prefix="l2g-coq-") as tmp:
+    with scratch_folder("l2g-coq-") as tmp:           # an interruption removes it
         path = Path(tmp) / f"{name}.v"
         path.write_text(text)
         try:

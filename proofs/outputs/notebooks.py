@@ -49,12 +49,15 @@ def execute(source, out_dir, *, timeout: int = 600, kernel_name: str = "python3"
     nb.metadata.pop("jupytext", None)
     env_backup = os.environ.get("MPLBACKEND")
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"   # inherited by the kernel
+    from local2global.numeric.infra.atomic import scratch_folder
     try:
         # the kernel's own start-up warnings (e.g. about its local TCP transport) are not ours to show
         client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, record_timing=False,
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"],
                                 resources={"metadata": {"path": str(source.parent)}})
-        client.execute()
+        with scratch_folder("l2g-kernel-") as runtime:      # its connection file: an interruption removes it
+            client.create_kernel_manager().connection_file = os.path.join(runtime, "kernel.json")
+            _run_client(client)
     finally:
         if env_backup is None:
             os.environ.pop("MPLBACKEND", None)
@@ -70,6 +73,20 @@ def execute(source, out_dir, *, timeout: int = 600, kernel_name: str = "python3"
     text = nbformat.writes(nb)
     atomic_write(target, text if text.endswith("\n") else text + "\n")
     return NotebookRun(source, target, sum(c.cell_type == "code" for c in nb.cells))
+
+
+def _run_client(client) -> None:
+    """`client.execute()`; under an `l2g` program in a thread of its own: in the main thread nbclient turns SIGINT
+    and SIGTERM into a kernel shutdown and carries on (its handlers replace the interruption's, then leave SIGINT
+    raising KeyboardInterrupt), while the interruption contract (`numeric.infra.interrupt`) is that this process
+    exits at once and its parent ends the kernel. Outside the main thread nbclient installs no handler."""
+    from local2global.numeric.infra.interrupt import under_contract
+    if not under_contract():
+        client.execute()
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as runner:
+        runner.submit(client.execute).result()
 
 
 def _coalesce_streams(outputs: list) -> list:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
+
+from local2global.numeric.infra.atomic import scratch_folder
 
 #: Debian packages that provide pdflatex and the LaTeX packages and fonts the document uses.
 DEBIAN_PACKAGES = ("texlive-latex-base", "texlive-latex-recommended", "lmodern")
@@ -68,7 +69,7 @@ def compile_pdf(tex_path, out_dir=None, *, runs: int = 3, timeout: float = 300) 
     job = tex_path.stem
     env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1",
                TEXINPUTS=str(tex_path.parent) + os.sep + os.pathsep + os.environ.get("TEXINPUTS", ""))
-    with tempfile.TemporaryDirectory(prefix="l2g-latex-") as tmp:
+    with scratch_folder("l2g-latex-") as tmp:           # an interruption removes it
         shutil.copyfile(tex_path, Path(tmp) / tex_path.name)
         for _ in range(runs):
             proc = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", f"-jobname={job}",

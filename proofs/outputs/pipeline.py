@@ -5,7 +5,9 @@ claim's status; figures come before the PDF, which includes them; the blueprint 
 copies the figures and links the notebooks and the PDF). What needs nothing from the other runs beside it:
 the training groups beside the derivations the checks share, the report beside the figure processes, the
 notebooks beside the document and its PDF. Every step writes only under `out_dir`, and every output is
-deterministic, so a second run leaves all files byte-identical.
+deterministic, so a second run leaves all files byte-identical. The folder's `manifest.json` is written first
+(``complete: false``) and last (``complete: true`` with every file written): a run stopped in between leaves
+the mark (`proofs.outputs.manifest`).
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     the exact steps with Coq (`proofs.kernel`, where coqc is installed; certificates in out/coq). The output
     folder is the caller's to validate (`l2g all` does, before any work).
     """
-    from local2global.proofs.outputs import document
+    from local2global.proofs.outputs import document, manifest
     from local2global.proofs.outputs import report
     from local2global.numeric.infra.executor import make_executor
     from local2global.proofs._registry import Context, run_claims, select
@@ -43,6 +45,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     say = progress or (lambda step, done=None, total=None, item="": None)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    manifest.begin(out)
     steps: list[StepResult] = []
 
     claims = select(claim_ids)
@@ -136,6 +139,7 @@ def run_all(out_dir, *, dps: int = 50, figures: bool = True, notebooks: bool = T
     from local2global.proofs.outputs import site
     say("site")
     steps.append(StepResult("site", site.write_site(records, out)))
+    manifest.finish(out, [p for s in steps for p in s.paths])
     return records, steps
 
 

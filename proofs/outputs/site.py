@@ -1374,7 +1374,9 @@ def write_site(records, out_dir, claims=None) -> list[Path]:
     site = build_site(records, claims, figures_dir=out / "figures", notebooks_dir=out / "notebooks",
                       outputs=[o for o in OTHER_OUTPUTS if (out / o).is_file()], coq_dir=out / "coq")
     target = out / SITE_DIR
-    tmp = Path(tempfile.mkdtemp(dir=out, prefix=".site-"))
+    from local2global.numeric.infra import atomic
+    from local2global.numeric.infra.interrupt import deferred
+    tmp = atomic.temp_folder(".site-", dir=out)         # an interruption removes it
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -1383,15 +1385,18 @@ def write_site(records, out_dir, claims=None) -> list[Path]:
             p = tmp / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(dir=out, prefix=".site-old-"))
-            os.replace(target, old / SITE_DIR)
-        os.replace(tmp, target)
-        if old is not None:
-            shutil.rmtree(old)
+        with deferred():                                # an interruption waits: the old site or the new one
+            old = None
+            if target.exists():
+                old = Path(tempfile.mkdtemp(dir=out, prefix=".site-old-"))
+                os.replace(target, old / SITE_DIR)
+            os.replace(tmp, target)
+            atomic.release(tmp)
+            if old is not None:
+                shutil.rmtree(old)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        atomic.release(tmp)
         raise
     return [target / rel for rel in sorted(site.files)]
 

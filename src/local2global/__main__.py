@@ -1,3 +1,3 @@
-from local2global.cli import console
+from local2global._entry import console
 
 console()

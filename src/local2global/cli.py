@@ -118,7 +118,10 @@ def console() -> None:
 
     By then every output is written and closed and every worker has ended; what the interpreter's shutdown
     would add is freeing each derived expression one by one (half a second after `l2g check`). A run under
-    coverage (the mutation benchmark) exits normally: coverage saves its data at exit."""
+    coverage (the mutation benchmark) exits normally: coverage saves its data at exit. SIGINT and SIGTERM end it
+    by `numeric.infra.interrupt` (its whole process tree, one line, exit 130 / 143)."""
+    from local2global.numeric.infra import interrupt
+    interrupt.install()
     code = main()
     if "coverage" in sys.modules:
         raise SystemExit(code)

@@ -17,7 +17,7 @@ import logging
 
 import matplotlib
 
-from local2global.numeric.infra.atomic import atomic_write
+from local2global.numeric.infra.atomic import atomic_group, atomic_write
 
 # matplotlib embeds subsets of its bundled Computer Modern fonts through fontTools, which warns on stderr that
 # those font files carry a header date before 1970: a fact about the font files, not about our figures
@@ -74,15 +74,16 @@ def discover() -> dict:
 
 
 def save(fig, out_dir: str, name: str) -> list[str]:
-    """Write `name`.pdf and `name`.png into out_dir (deterministic bytes); returns the paths."""
+    """Write `name`.pdf and `name`.png into out_dir (deterministic bytes), both or neither; returns the paths."""
     paths = []
-    for ext, meta in (("pdf", PDF_META), ("png", PNG_META)):
-        buf = io.BytesIO()
-        with matplotlib.rc_context(STYLE):
-            fig.savefig(buf, format=ext, metadata=meta, dpi=DPI)
-        path = os.path.join(out_dir, f"{name}.{ext}")
-        atomic_write(path, buf.getvalue(), make_parents=True)
-        paths.append(path)
+    with atomic_group():
+        for ext, meta in (("pdf", PDF_META), ("png", PNG_META)):
+            buf = io.BytesIO()
+            with matplotlib.rc_context(STYLE):
+                fig.savefig(buf, format=ext, metadata=meta, dpi=DPI)
+            path = os.path.join(out_dir, f"{name}.{ext}")
+            atomic_write(path, buf.getvalue(), make_parents=True)
+            paths.append(path)
     plt.close(fig)
     return paths
 

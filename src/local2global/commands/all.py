@@ -2,6 +2,8 @@
 (default ./build); every path it writes is validated before any work."""
 from __future__ import annotations
 
+import sys
+
 from ._common import TerminalProgress, UsageError, integer, dps_help, dps_of, output_dir, plural, progress_enabled
 
 NAME = "all"
@@ -13,7 +15,7 @@ EPILOG = ("--only restricts the checks (same selectors as `l2g check --only`: id
 
 #: what `--out` receives
 OUT_FILES = ("checks.json", "report.md", "report.json", "dependencies.png", "dependencies.pdf",
-             "derivations.tex", "derivations.pdf")
+             "derivations.tex", "derivations.pdf", "manifest.json")
 OUT_FOLDERS = ("figures", "fragments", "notebooks")
 
 
@@ -58,8 +60,12 @@ def run(args) -> int:
         nexp.train_setting("paper", progress=progress_enabled(), say=say)
         if progress_enabled():
             say.close()
+    from local2global.proofs.outputs.manifest import incomplete
     from local2global.proofs.outputs.pipeline import run_all
     from local2global.proofs.outputs.table import summary_line
+    why = incomplete(out)
+    if why:
+        print(f"l2g: note: {out} is incomplete: {why}; this run writes it whole", file=sys.stderr)
     progress = TerminalProgress("l2g all") if progress_enabled() else None
     try:
         records, steps = run_all(out, dps=dps, figures=not args.no_figures, notebooks=not args.no_notebooks,

@@ -107,10 +107,12 @@ def run(args) -> int:
     else:
         from local2global.proofs.outputs.report import write_report
         from local2global.proofs.outputs.document import RECORDS_NAME
+        from local2global.numeric.infra.atomic import atomic_group
         from ._common import make_folder, write_atomic
         make_folder(out)
-        write_atomic(os.path.join(out, RECORDS_NAME), json.dumps(data, indent=2, sort_keys=True) + "\n")
-        paths = [os.path.join(out, RECORDS_NAME), *map(str, write_report(records, out))]
+        with atomic_group():            # the records and their report appear together (an interrupt: neither)
+            write_atomic(os.path.join(out, RECORDS_NAME), json.dumps(data, indent=2, sort_keys=True) + "\n")
+            paths = [os.path.join(out, RECORDS_NAME), *map(str, write_report(records, out))]
         print(f"l2g: wrote {', '.join(os.path.basename(p) for p in paths)} in {out}", file=sys.stderr)
     return 1 if any(r.status == "failed" for r in records) else 0
 

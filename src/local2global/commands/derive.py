@@ -76,6 +76,10 @@ def run(args) -> int:
     from local2global.proofs import select
     claims = list(select())
     missing = len({c.id for c in claims} - {str(r["id"]) for r in records})
+    from local2global.proofs.outputs.manifest import incomplete
+    why = incomplete(out)
+    if why:                                         # its records and figures may be missing or of another run
+        print(f"l2g: note: {out} is incomplete: {why}; rerun `l2g all` to make it whole", file=sys.stderr)
     doc = document.build_document(records, claims=claims, fig_dir=out / "figures", tex_dir=out)   # all in memory first
     make_output_dir(out)
     main = write_outputs(out, doc)
