@@ -88,8 +88,9 @@ FIGURES: tuple[PaperFigure, ...] = (
         (Panel("fig4_fullmodel", ""),), unit="figure4", columns=1),
     PaperFigure(
         "5", "Gradient flow near the origin",
-        r"Figure~2 near the origin, $[-\tfrac12, \tfrac12]^3$: trajectories from eight Gaussian starts "
-        r"($\sigma = 1/5$), (a) $p = q = 0.9$, (b) $p = q = 0.1$; colours as in Figure~2. What to look at: for "
+        r"Figure~2 near the origin, $[-\tfrac12, \tfrac12]^3$: trajectories from %(n5)s seeded Gaussian starts "
+        r"$\theta_0 \sim N(0, \sigma^2 I_3)$, $\sigma = %(sigma5)s$ (the starts of the check of this figure), (a) "
+        r"$p = q = 0.9$, (b) $p = q = 0.1$; colours as in Figure~2. What to look at: for "
         r"$p + q > 1$ the plane $e = 0$ of local minima attracts every start, for $p + q < 1$ the flow leaves it "
         r"towards $\Theta^\star$.",
         (Panel("fig5_p09", r"$p = q = 0.9$: the local minima attract"), Panel("fig5_p01", r"$p = q = 0.1$: they repel")),
@@ -177,10 +178,26 @@ def _experiment_parameters() -> dict:
     return out
 
 
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _fig5_parameters() -> dict:
+    """The starts of Fig. 5 as its caption prints them: the σ and the count of the check (one definition)."""
+    from fractions import Fraction
+
+    from local2global.proofs.claims_30_attention import FIG5_STARTS
+    sigma, n = Fraction(FIG5_STARTS["sigma"]), FIG5_STARTS["n"]
+    return {"sigma5": str(sigma.numerator) if sigma.denominator == 1 else
+            "%d/%d" % (sigma.numerator, sigma.denominator), "n5": _WORDS[n] if n < len(_WORDS) else str(n)}
+
+
 def caption_of(fig: PaperFigure) -> str:
-    """The figure's caption with the experiments' parameters filled in; the [[...]] parts that need them
-    are left out when they are not available (no digit is printed that the configuration does not give)."""
+    """The figure's caption with the parameters of what it shows filled in (the starts of Fig. 5 from its check;
+    the experiments' parameters for Figs. 3, 4); the [[...]] parts that need the experiments' are left out when
+    they are not available (no digit is printed that the configuration does not give)."""
     import re
+    if fig.number == "5":
+        return fig.caption % _fig5_parameters()
     if "[[" not in fig.caption:
         return fig.caption
     params = _experiment_parameters()
