@@ -58,6 +58,9 @@ def test_fig5_caption_prints_the_sigma_its_check_used(monkeypatch):
     caption = F.caption_of(fig5)
     printed = re.search(r"\\sigma = ([0-9/]+)\$", caption).group(1)
     assert Fraction(printed) == sigma == Fraction(1, 10)
+    from local2global.proofs.outputs.document.registry import sections
+    unit = next(s for s in sections() if s.id == "figure5").build()
+    assert "\\sigma = 1/10$" in unit.statement and "1/5" not in unit.statement
     # the figure draws the check's starts, the check's record names the same sigma
     from local2global.numeric.dynamics import basins as nbasins
     assert FA.fig5_starts() == nbasins.gaussian_starts(sigma, C.FIG5_STARTS["n"], C.FIG5_STARTS["seed"])

@@ -62,3 +62,18 @@ def test_every_output_takes_the_one_palette():
         key = s.replace(" ", "")
         m = re.search(r"\\definecolor\{st%s\}\{HTML\}\{([0-9A-F]{6})\}" % key, macros)
         assert m and "#" + m.group(1) == PAL.STATUS[s].upper(), s
+
+
+def test_site_legends_list_the_ladder_in_its_colours_and_no_retired_status():
+    """The site's legends show each rung once, in the palette's fill and ink; `verified` (an old record's word,
+    shown as sampled) is no badge of its own."""
+    for html in (site._legend(), site._legend_strip()):
+        assert "verified" not in html
+        for s in LADDER:
+            assert 'style="background:%s;color:%s" title=' % (PAL.STATUS[s], PAL.STATUS_INK[s]) in html, s
+            assert html.count(">%s</span>" % s) == 1, s
+    assert site.colour("verified") == PAL.STATUS["sampled"]
+    css = site.CSS
+    for kind in PAL.KIND:
+        assert ".step.kind-%s .kind { background: %s; }" % (kind, PAL.kind_tint(kind)) in css
+    assert PAL.kind_tint("kernel") != PAL.kind_tint("exact")

@@ -121,7 +121,7 @@ def _layers(nodes: list[str], edges: list[tuple[str, str]]) -> dict[str, int]:
 
 
 #: characters per line of a node's label in the dependency graph (a node's slot is 1.25 in wide, 8 pt type)
-LABEL_WIDTH = 14
+LABEL_WIDTH = 16
 _SUPERSCRIPT = str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
 
 
@@ -211,7 +211,7 @@ def _graph_file(records, fmt: str) -> bytes:
     width = max(len(r) for r in rows) if rows else 1
     with matplotlib.rc_context({"svg.hashsalt": "local2global", "font.size": 8}):
         # rows close together: the graph is long (one row per layer) and must stay legible on a printed page
-        fig, ax = plt.subplots(figsize=(1.25 * width + 1.5, 0.55 * len(rows) + 1.6))
+        fig, ax = plt.subplots(figsize=(1.25 * width + 1.5, 0.6 * len(rows) + 1.6))
         for n, (x, y) in pos.items():
             status = cov.get(n, "uncovered")
             ax.text(x, y, node_label(n), ha="center", va="center", fontsize=8,

@@ -446,8 +446,9 @@ basin maps with attention take several minutes on first use and are cached), and
 \item \texttt{l2g figures} renders the figures alone; \texttt{l2g flow -{}-suite} integrates the flows on both
 sides of every basin boundary.
 \end{itemize}
-Numbers on the command line are read exactly (\texttt{0.9} is $9/10$). The document is deterministic: two
-builds from the same records are identical byte for byte.
+Numbers on the command line are read exactly (\texttt{0.9} is $9/10$). The document is deterministic: its date
+is the commit's (or \texttt{SOURCE\_DATE\_EPOCH}), never the clock, so two builds of one commit from the same
+records are identical byte for byte.
 """
 
 

@@ -105,7 +105,8 @@ FIGURES: tuple[PaperFigure, ...] = (
         "A.1", "Basins of the flow with attention on two slices",
         r"Limit of the gradient flow of $L(e, w, a)$ from $\theta_0$ on slices of $\mathbb{R}^3$, one integrated flow "
         r"per cell, coloured by the class of its limit (global minimum orange, local minimum light blue, local "
-        r"maximum dark blue, white: not converged). Top: $p = q = 0.9$, bottom: $p = q = 0.1$. Left: the slice "
+        r"maximum dark blue, white: not converged); the starts on $e_0 = 0$, a plane of critical points the flow "
+        r"never leaves, are drawn as the line they are. Top: $p = q = 0.9$, bottom: $p = q = 0.1$. Left: the slice "
         r"$a_0 = 0$ ($w_0$ horizontal, $e_0$ vertical; dashed: $w = -1/\sqrt{2}$); right: the slice $w_0 = -\tfrac12$ "
         r"(for $p = q = 0.1$: $w_0 = -\tfrac32$, where both classes occur) with $a_0$ horizontal and $e_0$ vertical. "
         r"The paper does not state the basins with attention; this figure shows them by integration, and "
@@ -181,8 +182,13 @@ def _experiment_parameters() -> dict:
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
+def figure_parameters(number: str) -> dict:
+    """What the caption of figure `number` prints about its data (only Figure 5 has any here: the σ and the count
+    of the starts of its check, `claims_30_attention.FIG5_STARTS`, one definition); {} for the others."""
+    return _fig5_parameters() if number == "5" else {}
+
+
 def _fig5_parameters() -> dict:
-    """The starts of Fig. 5 as its caption prints them: the σ and the count of the check (one definition)."""
     from fractions import Fraction
 
     from local2global.proofs.claims_30_attention import FIG5_STARTS
