@@ -131,3 +131,42 @@ def test_two_builds_with_one_source_date_epoch_are_byte_identical(tmp_path, monk
     last = subprocess.run(["pdftotext", str(tmp_path / "build1" / "derivations.pdf"), "-"], capture_output=True,
                           text=True, check=True).stdout
     assert "How to cite" in last and "@inproceedings{makkuva2024local," in last and "arXiv:2406.03072" in last
+
+
+def test_the_energy_surfaces_rest_on_e_squared_plus_a_function_of_w_and_a():
+    """Figs. 2 and 5 draw E = level as e = ±sqrt(level - E(0, w, a)): that needs E - E(0, w, a) = e² exactly."""
+    import sympy as sp
+
+    from local2global.symbolic import symbols as S
+    from local2global.symbolic.model import canonical_model
+    E = canonical_model(True).energy
+    assert sp.simplify(E - E.subs(S.e, 0) - S.e**2) == 0
+    assert sp.simplify(E - E.subs(S.e, 0) - 2 * S.e**2) != 0            # control: the check can fail
+
+
+def test_snapped_surfaces_end_on_the_boundary_of_their_domain():
+    """A disc drawn on a coarse grid: the vertices moved onto its edge lie on the circle (to 1e-9), the others keep
+    their places, and every vertex inside is drawn; without snapping the edge is a staircase up to a cell away."""
+    import numpy as np
+
+    from local2global.proofs.outputs.figures import fig_attention as FA
+    U, V = np.meshgrid(np.linspace(-1.5, 1.5, 13), np.linspace(-1.5, 1.5, 13))
+
+    def disc(u, v):
+        return u**2 + v**2 <= 1
+
+    U2, V2, draw = FA._snapped(U, V, disc)
+    moved = (U2 != U) | (V2 != V)
+    assert moved.any() and draw[disc(U, V)].all()
+    assert np.allclose(np.hypot(U2[moved], V2[moved]), 1, atol=1e-9)
+    assert not moved[disc(U, V)].any()
+    edge = draw & ~disc(U, V)
+    assert (edge == moved).all()
+    circle = np.exp(2j * np.pi * np.arange(360) / 360)
+
+    def reach(us, vs):                          # how far, on average, the circle is from the nearest vertex drawn
+        return np.abs(circle[:, None] - (us + 1j * vs)[None, :]).min(axis=1).mean()
+    inside = disc(U, V)
+    assert reach(U2[draw], V2[draw]) < 0.6 * reach(U[inside], V[inside])
+    gaps = [np.sqrt(1 - V[i, 0]**2) - np.abs(U[i][inside[i]]).max() for i in range(13) if abs(V[i, 0]) < 1]
+    assert max(gaps) > 0.05                                     # the grid alone stops short of the circle

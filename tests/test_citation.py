@@ -80,3 +80,13 @@ def test_the_date_comes_from_source_date_epoch_then_the_commit_never_the_clock(t
     none = P.current({}, copy)
     assert none.commit is None and none.epoch is None and none.commit_text() == "not built from a checkout"
     assert "no commit" in none.date_text()
+
+
+def test_derive_and_all_refuse_a_malformed_source_date_epoch_before_any_work(tmp_path, monkeypatch, capsys):
+    from local2global.cli import main
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    for argv in (["derive", "--out", str(tmp_path / "d")], ["all", "--out", str(tmp_path / "a"), "--no-figures"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "SOURCE_DATE_EPOCH" in err and "Traceback" not in err
+    assert not (tmp_path / "d").exists() and not (tmp_path / "a").exists()
