@@ -3,7 +3,7 @@ one source of the citation (CITATION.cff and the BibTeX that the README and the 
 
 `current()` is the `Provenance` of the running code:
 
-* the version is the installed distribution's (`importlib.metadata`), else `local2global.__version__`;
+* the version is the installed distribution's (`importlib.metadata`);
 * the commit is the git ``HEAD`` of the checkout this module is imported from, only when this package's files
   are tracked there (an editable install or a run from the tree); a wheel installed anywhere, even into a virtual
   environment inside a checkout, has none and says "not built from a checkout";
@@ -67,13 +67,13 @@ class Provenance:
 
 
 def package_version() -> str:
-    """The version of the installed local2global distribution (the one pip reports), else the package's own."""
+    """The version of the installed local2global distribution (the one pip reports), or "unknown (not installed)"
+    for a tree imported without an install (proofs/ may not import the command layer's `__version__`)."""
     from importlib import metadata
     try:
         return metadata.version("local2global")
     except metadata.PackageNotFoundError:
-        from local2global import __version__
-        return __version__
+        return "unknown (not installed)"
 
 
 def source_date_epoch(env=None) -> int | None:
