@@ -1011,12 +1011,16 @@ def _thm11(form, ctx):
 
 
 _FIG5_CHAINS = {"p+q>1": (Fraction(9, 10), Fraction(9, 10)), "p+q<1": (Fraction(1, 10), Fraction(1, 10))}
+#: the starts of Fig. 5 and of its check, theta_0 ~ N(0, sigma^2 I_3): the figure draws the flows this claim checks
+#: (`proofs.outputs.figures.fig_attention`), and its caption prints this sigma
+FIG5_STARTS = {"sigma": Fraction(1, 10), "n": 8, "seed": 5}
 
 
 @lru_cache(maxsize=None)
 def _fig5_counts(regime: str, dps: int) -> dict:
     pp, qq = _FIG5_CHAINS[regime]
-    return nbasins.gaussian_fractions(pp, qq, Fraction(1, 10), n=8, seed=5, dps=dps)["counts"]
+    return nbasins.gaussian_fractions(pp, qq, FIG5_STARTS["sigma"], n=FIG5_STARTS["n"], seed=FIG5_STARTS["seed"],
+                                      dps=dps)["counts"]
 
 
 @claim("fig5.origin", ref="Fig. 2 / Fig. 5", title="Near the origin the local minima attract for p+q > 1, repel for p+q < 1",
@@ -1027,8 +1031,8 @@ def _fig5_counts(regime: str, dps: int) -> dict:
        mutant=lambda: {"p+q>1": "repelling", "p+q<1": "attracting"},
        uses=("thm3.limits", "thm11.small_init"), section=SECTION)
 def _fig5(form, ctx):
-    """form: regime -> behaviour of the local minima near the origin. 8 starts theta_0 ~ N(0, 0.1^2 I_3)
-    (seeded) per regime (p = q = 0.9 and p = q = 0.1), flows at ctx.flows digits: 'attracting' means every
+    """form: regime -> behaviour of the local minima near the origin. The starts of Fig. 5 (`FIG5_STARTS`: 8 seeded
+    theta_0 ~ N(0, sigma^2 I_3), sigma = 1/10) per regime (p = q = 0.9 and p = q = 0.1), flows at ctx.flows digits: 'attracting' means every
     flow ends at a local minimum, 'repelling' that none does."""
     rows, ok = [], True
     for regime in ("p+q>1", "p+q<1"):
@@ -1040,5 +1044,6 @@ def _fig5(form, ctx):
     return Outcome.of(steps.sampled(
         "Near the origin the local minima attract the flow for $p + q > 1$ and repel it for $p + q < 1$"
         if form["p+q>1"] == "attracting" else "Near the origin the local minima attract and repel the flow as stated",
-        ok, method=f"the repository integrator at {ctx.flows} digits", count=16, digits=ctx.flows,
-        domain="8 seeded Gaussian starts (sigma = 1/10) per regime, p = q = 9/10 and p = q = 1/10", values=rows))
+        ok, method=f"the repository integrator at {ctx.flows} digits", count=2 * FIG5_STARTS["n"], digits=ctx.flows,
+        domain=f"{FIG5_STARTS['n']} seeded Gaussian starts (sigma = {FIG5_STARTS['sigma']}) per regime, p = q = 9/10 "
+               "and p = q = 1/10", values=rows))

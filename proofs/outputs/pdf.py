@@ -2,8 +2,8 @@
 
 `compile_pdf(tex, out_dir)` runs pdflatex three times (cross references, the table of contents and the
 page references of the coverage table) in a temporary directory and copies the PDF next to the source (or
-into `out_dir`). The output is byte-identical from run to run: no dates (`SOURCE_DATE_EPOCH=0`,
-`FORCE_SOURCE_DATE=1`, `\\pdfinfoomitdate=1`), no trailer id (`\\pdftrailerid{}`), no pdfTeX banner
+into `out_dir`). The output is byte-identical from run to run: no dates (`FORCE_SOURCE_DATE=1` with the
+build's `SOURCE_DATE_EPOCH`, 0 when unset; `\\pdfinfoomitdate=1`), no trailer id (`\\pdftrailerid{}`), no pdfTeX banner
 (`\\pdfsuppressptexinfo=-1`); none of this has to be in the `.tex` file itself. The document itself is
 built by `proofs.outputs.document`.
 """
@@ -67,7 +67,10 @@ def compile_pdf(tex_path, out_dir=None, *, runs: int = 3, timeout: float = 300) 
         raise FileNotFoundError(f"no such LaTeX source: {tex_path}")
     out_dir = Path(out_dir).resolve() if out_dir is not None else tex_path.parent
     job = tex_path.stem
-    env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1",
+    from local2global.proofs.outputs.provenance import source_date_epoch
+    # the date pdfTeX would use (\today, \year) is the build's reproducible one, never the clock; the PDF's
+    # own date fields are left out (\pdfinfoomitdate)
+    env = dict(os.environ, SOURCE_DATE_EPOCH=str(source_date_epoch() or 0), FORCE_SOURCE_DATE="1",
                TEXINPUTS=str(tex_path.parent) + os.sep + os.pathsep + os.environ.get("TEXINPUTS", ""))
     with scratch_folder("l2g-latex-") as tmp:           # an interruption removes it
         shutil.copyfile(tex_path, Path(tmp) / tex_path.name)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from local2global.proofs._steps import (KINDS, KIND_WORDS, SOFTWARE, STRENGTHS, software_versions, status_line,
                                         trust_base, uses_closure)
+from local2global.proofs.outputs import palette
 
 #: statuses a record may carry: the strengths, `erratum`, and `verified` (the old single word for a passing check)
 KNOWN_STATUSES = STRENGTHS + ("erratum", "verified")
@@ -29,10 +30,9 @@ KNOWN_STATUSES = STRENGTHS + ("erratum", "verified")
 #: not hold as printed is weaker than one supported by experiment only)
 RESULT_RANK = {"failed": 0, "open": 1, "erratum": 2, "experiment": 3, "sampled": 4, "verified": 4, "certified": 5,
                "proved": 6}
-#: one palette for the site and the PDF (fill, and the ink that reads on it)
-COLOURS = {"proved": "#1b5e20", "certified": "#43a047", "sampled": "#c5d66b", "experiment": "#3d7fd1",
-           "erratum": "#f28e2b", "open": "#cbc3df", "failed": "#d32f2f", "not run": "#ffffff", "uncovered": "#ffffff"}
-INK = {"proved": "#ffffff", "certified": "#ffffff", "experiment": "#ffffff", "failed": "#ffffff"}
+#: one palette for the site, the PDF and the dependency graph (fill, and the ink that reads on it): `palette`
+COLOURS = palette.STATUS
+INK = palette.STATUS_INK
 #: how each kind of step is named above a list of such steps
 KIND_HEADINGS = {"kernel": "kernel-checked (Coq)", "exact": "exact (SymPy / python-flint)",
                  "interval": "interval arithmetic (arb)", "sampled": "sampled", "experiment": "experiment",

@@ -26,11 +26,9 @@ from local2global.proofs._registry import COVERED, STATUSES, resolve_uses
 from local2global.proofs.labels import NOT_CHECKABLE as NOT_CHECKABLE, NUMBERED_RESULTS as NUMBERED_RESULTS
 from local2global.proofs.labels import RESULT_ORDER as _ORDER, kind_words as kind_words, numbered_results as numbered_results
 from local2global.proofs.labels import ref_mentions as ref_mentions
-from local2global.proofs.outputs import records as R
+from local2global.proofs.outputs import palette, records as R
 
-_COLOURS = {"proved": "#00441b", "certified": "#1b7837", "sampled": "#a6d96a", "experiment": "#6baed6",
-            "erratum": "#f1a340", "open": "#c2c2f0",
-            "failed": "#d73027", "uncovered": "#ffffff", "external": "#eeeeee"}
+_COLOURS = dict(palette.STATUS, external=palette.EXTERNAL)      # the one palette of every output
 
 
 def _units(rec: dict) -> list[str]:
@@ -122,11 +120,31 @@ def _layers(nodes: list[str], edges: list[tuple[str, str]]) -> dict[str, int]:
     return depth
 
 
-def _abbrev(node: str) -> str:
+#: characters per line of a node's label in the dependency graph (a node's slot is 1.25 in wide, 8 pt type)
+LABEL_WIDTH = 16
+_SUPERSCRIPT = str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def node_label(node: str) -> str:
+    """A node of the dependency graph as it is printed: a numbered result abbreviated (L5, T2, R3, F1); any other
+    reference whole, powers as superscripts (R^3 as R³), broken into lines of at most `LABEL_WIDTH` characters at
+    its spaces (never cut short)."""
     for long, short in (("Lemma ", "L"), ("Theorem ", "T"), ("Remark ", "R"), ("Figure ", "F")):
         if node.startswith(long) and node[len(long):].isdigit():
             return short + node[len(long):]
-    return node if len(node) <= 14 else node[:13] + "\u2026"
+    import re
+    text = re.sub(r"\bR\^(?=[0-9(])", "\u211d^", node)                 # the reals, as the PDF sets them
+    text = re.sub(r"\^(?:\(([0-9]+)\)|([0-9]+))", lambda m: (m.group(1) or m.group(2)).translate(_SUPERSCRIPT), text)
+    text = re.sub(r"\b([A-Za-z])_([A-Za-z]+)\b", r"$\1_{\\mathrm{\2}}$", text)           # I_common as a subscript
+    # a label and its number stay together ("Eq. 12"), and a line breaks after " / " before anywhere else
+    words = re.sub(r"(?<=[A-Za-z.]) (?=[0-9])", "\u00a0", text).replace(" / ", "\u00a0/ ").split()
+    lines: list[str] = []
+    for word in words:
+        if lines and len(lines[-1]) + 1 + len(word) <= LABEL_WIDTH and not lines[-1].endswith("/"):
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines).replace("\u00a0", " ")
 
 
 def draw_dependency_graph(records, out_dir: Path, stem: str = "dependencies", workers: int | None = None) -> list[Path]:
@@ -193,11 +211,11 @@ def _graph_file(records, fmt: str) -> bytes:
     width = max(len(r) for r in rows) if rows else 1
     with matplotlib.rc_context({"svg.hashsalt": "local2global", "font.size": 8}):
         # rows close together: the graph is long (one row per layer) and must stay legible on a printed page
-        fig, ax = plt.subplots(figsize=(1.25 * width + 1.5, 0.55 * len(rows) + 1.6))
+        fig, ax = plt.subplots(figsize=(1.25 * width + 1.5, 0.6 * len(rows) + 1.6))
         for n, (x, y) in pos.items():
             status = cov.get(n, "uncovered")
-            ax.text(x, y, _abbrev(n), ha="center", va="center", fontsize=8,
-                    color="white" if status in ("proved", "certified", "failed") else "black",
+            ax.text(x, y, node_label(n), ha="center", va="center", fontsize=8,
+                    color=palette.ink(_COLOURS.get(status, "#ffffff")),
                     bbox=dict(boxstyle="round,pad=0.35", fc=_COLOURS.get(status, "#ffffff"),
                               ec="#333333" if status != "uncovered" else "#999999",
                               ls="-" if status != "uncovered" else "--", lw=0.7))
@@ -206,10 +224,12 @@ def _graph_file(records, fmt: str) -> bytes:
         if first_isolated < len(rows) and first_isolated > 0:
             y_sep = -1.4 * first_isolated + 0.7
             ax.axhline(y_sep, color="#bbbbbb", lw=0.5, ls=":")
-            ax.text(-width / 2 - 0.2, y_sep - 0.15, "no `uses` edges:", fontsize=6, va="top", color="#666666")
+            ax.text(-width / 2 - 0.2, y_sep - 0.15, "using nothing, used by nothing:", fontsize=6, va="top",
+                    color="#666666")
         ax.axis("off")
-        ax.set_title("Blueprint of the paper: numbered results and the claims' `uses`\n"
-                     "(arrow: used -> user; L = Lemma, T = Theorem, R = Remark, F = Figure)", fontsize=9)
+        ax.set_title("Blueprint of the paper: the numbered results and what their checks use\n"
+                     "(an arrow points from a result to one whose check uses it; L = Lemma, T = Theorem, R = Remark, "
+                     "F = Figure)", fontsize=9)
         ax.legend(handles=[Patch(fc=_COLOURS[s], ec="#333333", label=s)
                            for s in ("proved", "certified", "sampled", "experiment", "erratum", "open", "failed",
                                      "uncovered")],

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from local2global.proofs._registry import resolve_uses
-from local2global.proofs.outputs import records as RD
+from local2global.proofs.outputs import palette, records as RD
 
 #: the site's folder inside the output directory (build/site/)
 SITE_DIR = "site"
@@ -802,11 +802,6 @@ ul.steps { padding-left: 1.1em; }
 ul.steps li { margin: 0.35em 0; }
 .step .kind { font-family: "DejaVu Sans Mono", monospace; font-size: 0.82em; font-weight: bold; padding: 0 0.35em;
               border-radius: 3px; background: #e4e8ec; }
-.step.kind-argued .kind { background: #fde7c8; }
-.step.kind-cited .kind { background: #e6dcf3; }
-.step.kind-interval .kind { background: #d5ecd4; }
-.step.kind-exact .kind, .step.kind-kernel .kind { background: #c9e2c8; }
-.step.kind-sampled .kind { background: #eef3c9; }
 .step .how { color: #555; font-size: 0.88em; }
 .step .found { color: #333; }
 .step .argument { margin: 0.25em 0 0.2em 0.8em; border-left: 3px solid #f0c890; padding-left: 0.6em; }
@@ -817,6 +812,8 @@ details summary { cursor: pointer; }
 table.errata td { width: 50%; }
 .legendstrip .badge { margin-right: 0.3em; }
 """
+# each kind of step tagged in a tint of its rung's colour (`palette`, the one palette of every output)
+CSS += "".join(".step.kind-%s .kind { background: %s; }\n" % (k, palette.kind_tint(k)) for k in palette.KIND)
 
 
 def _page(title: str, body: str, root: str) -> str:

@@ -88,8 +88,9 @@ FIGURES: tuple[PaperFigure, ...] = (
         (Panel("fig4_fullmodel", ""),), unit="figure4", columns=1),
     PaperFigure(
         "5", "Gradient flow near the origin",
-        r"Figure~2 near the origin, $[-\tfrac12, \tfrac12]^3$: trajectories from eight Gaussian starts "
-        r"($\sigma = 1/5$), (a) $p = q = 0.9$, (b) $p = q = 0.1$; colours as in Figure~2. What to look at: for "
+        r"Figure~2 near the origin, $[-\tfrac12, \tfrac12]^3$: trajectories from %(n5)s seeded Gaussian starts "
+        r"$\theta_0 \sim N(0, \sigma^2 I_3)$, $\sigma = %(sigma5)s$ (the starts of the check of this figure), (a) "
+        r"$p = q = 0.9$, (b) $p = q = 0.1$; colours as in Figure~2. What to look at: for "
         r"$p + q > 1$ the plane $e = 0$ of local minima attracts every start, for $p + q < 1$ the flow leaves it "
         r"towards $\Theta^\star$.",
         (Panel("fig5_p09", r"$p = q = 0.9$: the local minima attract"), Panel("fig5_p01", r"$p = q = 0.1$: they repel")),
@@ -104,7 +105,8 @@ FIGURES: tuple[PaperFigure, ...] = (
         "A.1", "Basins of the flow with attention on two slices",
         r"Limit of the gradient flow of $L(e, w, a)$ from $\theta_0$ on slices of $\mathbb{R}^3$, one integrated flow "
         r"per cell, coloured by the class of its limit (global minimum orange, local minimum light blue, local "
-        r"maximum dark blue, white: not converged). Top: $p = q = 0.9$, bottom: $p = q = 0.1$. Left: the slice "
+        r"maximum dark blue, white: not converged); the starts on $e_0 = 0$, a plane of critical points the flow "
+        r"never leaves, are drawn as the line they are. Top: $p = q = 0.9$, bottom: $p = q = 0.1$. Left: the slice "
         r"$a_0 = 0$ ($w_0$ horizontal, $e_0$ vertical; dashed: $w = -1/\sqrt{2}$); right: the slice $w_0 = -\tfrac12$ "
         r"(for $p = q = 0.1$: $w_0 = -\tfrac32$, where both classes occur) with $a_0$ horizontal and $e_0$ vertical. "
         r"The paper does not state the basins with attention; this figure shows them by integration, and "
@@ -177,10 +179,31 @@ def _experiment_parameters() -> dict:
     return out
 
 
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def figure_parameters(number: str) -> dict:
+    """What the caption of figure `number` prints about its data (only Figure 5 has any here: the σ and the count
+    of the starts of its check, `claims_30_attention.FIG5_STARTS`, one definition); {} for the others."""
+    return _fig5_parameters() if number == "5" else {}
+
+
+def _fig5_parameters() -> dict:
+    from fractions import Fraction
+
+    from local2global.proofs.claims_30_attention import FIG5_STARTS
+    sigma, n = Fraction(FIG5_STARTS["sigma"]), FIG5_STARTS["n"]
+    return {"sigma5": str(sigma.numerator) if sigma.denominator == 1 else
+            "%d/%d" % (sigma.numerator, sigma.denominator), "n5": _WORDS[n] if n < len(_WORDS) else str(n)}
+
+
 def caption_of(fig: PaperFigure) -> str:
-    """The figure's caption with the experiments' parameters filled in; the [[...]] parts that need them
-    are left out when they are not available (no digit is printed that the configuration does not give)."""
+    """The figure's caption with the parameters of what it shows filled in (the starts of Fig. 5 from its check;
+    the experiments' parameters for Figs. 3, 4); the [[...]] parts that need the experiments' are left out when
+    they are not available (no digit is printed that the configuration does not give)."""
     import re
+    if fig.number == "5":
+        return fig.caption % _fig5_parameters()
     if "[[" not in fig.caption:
         return fig.caption
     params = _experiment_parameters()

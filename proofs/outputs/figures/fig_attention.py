@@ -93,46 +93,110 @@ def _flows(p, q, starts, dps=15):
     return out
 
 
-def _critical_sets(ax, p, q, box):
-    """Θ* (surface), e = 0 plane split at w = -1/√2, the saddle line and Θ_station, clipped to `box`."""
+def _snapped(U, V, valid, iterations: int = 40):
+    """A parameter grid (U, V) whose invalid vertices next to a valid one (along a grid line) are moved onto the
+    boundary of the valid set by bisection, and the mask of the vertices to draw: a surface drawn on it ends on its
+    boundary (the box, the edge of its domain) instead of in the staircase of whole grid cells."""
+    ok = np.asarray(valid(U, V), dtype=bool)
+    U2, V2, draw = U.copy(), V.copy(), ok.copy()
+    for axis in (0, 1):
+        for shift in (1, -1):
+            nb = np.roll(ok, shift, axis)
+            edge = [slice(None)] * 2
+            edge[axis] = 0 if shift == 1 else -1          # np.roll wraps around: the first (last) line has no neighbour
+            nb[tuple(edge)] = False
+            cand = ~draw & nb
+            if not cand.any():
+                continue
+            gu, gv = np.roll(U, shift, axis)[cand], np.roll(V, shift, axis)[cand]        # the valid end
+            bu, bv = U[cand], V[cand]                                                    # the invalid end
+            for _ in range(iterations):
+                mu, mv = (gu + bu) / 2, (gv + bv) / 2
+                inside = np.asarray(valid(mu, mv), dtype=bool)
+                gu, gv = np.where(inside, mu, gu), np.where(inside, mv, gv)
+                bu, bv = np.where(inside, bu, mu), np.where(inside, bv, mv)
+            U2[cand], V2[cand] = gu, gv
+            draw[cand] = True
+    return U2, V2, draw
+
+
+#: vertices per side of the parameter grids of the 3-D surfaces (smooth at the size they print; rasterised)
+SURFACE_N = 81
+
+
+def _critical_sets(ax, p, q, box) -> set:
+    """Θ* (surface), e = 0 plane split at w = -1/√2, the saddle line and Θ_station, clipped to `box`; returns what
+    was drawn ("star", "min", "max", "sad", "station"), so that the legend lists only that."""
     (w0, w1), (a0, a1), (e0, e1) = box
     f = _np()
-    ee, ww = np.meshgrid(np.linspace(e0, e1, 81), np.linspace(w0, w1, 81))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        aa = f["a_on_star"](float(p), float(q), ee, ww)
-    aa = np.where((aa >= a0) & (aa <= a1) & (np.abs(ee) > 1e-3), aa, np.nan)
-    ax.plot_surface(ww, aa, ee, color="#2ca02c", alpha=0.25, linewidth=0, shade=False)
-    wl = np.linspace(w0, w1, 2)
-    al = np.linspace(a0, a1, 2)
-    W, Aa = np.meshgrid(wl, al)
-    wsad = f["w_sad"]
-    for lo, hi in ((w0, max(w0, wsad)), (min(w1, wsad), w1)):
+    drawn = set()
+    pf, qf = float(p), float(q)
+
+    def a_star(ee, ww):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return f["a_on_star"](pf, qf, ee, ww)
+
+    def on_star(ee, ww):
+        aa = a_star(ee, ww)
+        return np.isfinite(aa) & (aa >= a0) & (aa <= a1) & (np.abs(ee) > 1e-3)
+    # the two sheets e > 0 and e < 0 apart (Θ* does not meet e = 0)
+    for lo, hi in ((max(e0, 1e-3), e1), (e0, min(e1, -1e-3))):
         if hi <= lo:
             continue
-        mid = (lo + hi) / 2
-        is_min = f["min_sign"](float(p), float(q), mid) > 0
+        ee, ww = np.meshgrid(np.linspace(lo, hi, SURFACE_N), np.linspace(w0, w1, SURFACE_N))
+        ee, ww, draw = _snapped(ee, ww, on_star)
+        if not draw.any():
+            continue
+        aa = np.where(draw, np.clip(a_star(ee, ww), a0, a1), np.nan)
+        ax.plot_surface(ww, aa, np.where(draw, ee, np.nan), color="#2ca02c", alpha=0.25, linewidth=0, shade=False,
+                        rstride=1, cstride=1, rasterized=True)
+        drawn.add("star")
+    al = np.linspace(a0, a1, 2)
+    wsad = f["w_sad"]
+    for lo, hi in ((w0, min(w1, wsad)), (max(w0, wsad), w1)):      # each side of the saddle line, inside the box
+        if hi <= lo:
+            continue
+        is_min = f["min_sign"](pf, qf, (lo + hi) / 2) > 0
         Wp, Ap = np.meshgrid(np.linspace(lo, hi, 2), al)
         ax.plot_surface(Wp, Ap, 0 * Wp, color="#d62728" if is_min else "#1f77b4", alpha=0.18, linewidth=0, shade=False)
+        drawn.add("min" if is_min else "max")
     if w0 <= wsad <= w1:
-        ax.plot([wsad, wsad], [a0, a1], [0, 0], color="black", lw=1.5, label=r"$\Theta_{\mathrm{sad}}$")
+        ax.plot([wsad, wsad], [a0, a1], [0, 0], color="black", lw=1.5)
+        drawn.add("sad")
         es = np.linspace(e0, e1, 400)
         with np.errstate(divide="ignore"):
             ast = -1 / es**2
         ok = (ast >= a0) & (ast <= a1)
-        ax.plot(np.full(ok.sum(), wsad), ast[ok], es[ok], ".", ms=1.2, color="#7f00ff", label=r"$\Theta_{\mathrm{station}}$")
+        if ok.any():
+            ax.plot(np.full(ok.sum(), wsad), ast[ok], es[ok], ".", ms=1.2, color="#7f00ff")
+            drawn.add("station")
+    return drawn
 
 
-def _energy_surface(ax, level, box, color="0.6"):
-    """The level set E(e, w, a) = level as the two graphs e = ±sqrt(level + 2a^2 + w^2 + sign(w) log|w|)."""
+def _energy_surface(ax, level, box, color="0.6") -> bool:
+    """The level set E(e, w, a) = level as the two graphs e = ±sqrt(level - E(0, w, a)) over (w, a) (the derived
+    energy is e² plus a function of (w, a)), ending on the box and on the edge of its domain; True if any of it
+    lies in the box."""
     (w0, w1), (a0, a1), (e0, e1) = box
-    W, Aa = np.meshgrid(np.linspace(w0, w1, 120), np.linspace(a0, a1, 60))
-    W = np.where(W == 0, 1e-9, W)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        e2 = level + 2 * Aa**2 + W**2 + np.sign(W) * np.log(np.abs(W))
-        E = np.sqrt(np.where(e2 >= 0, e2, np.nan))
-    E = np.where(E <= e1, E, np.nan)
+    E = _np()["E"]
+    top = min(abs(e0), abs(e1)) ** 2
+
+    def e2(ww, aa):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return level - E(0.0, ww, aa)
+
+    def inside(ww, aa):
+        v = e2(ww, aa)
+        return np.isfinite(v) & (v >= 0) & (v <= top) & (ww != 0)
+    W, Aa = np.meshgrid(np.linspace(w0, w1, SURFACE_N), np.linspace(a0, a1, SURFACE_N))
+    W, Aa, draw = _snapped(W, Aa, inside)
+    if not draw.any():
+        return False
+    Z = np.sqrt(np.clip(np.where(draw, e2(W, Aa), np.nan), 0, top))
     for sgn in (1, -1):
-        ax.plot_surface(W, Aa, sgn * E, color=color, alpha=0.15, linewidth=0, shade=False)
+        ax.plot_surface(W, Aa, sgn * Z, color=color, alpha=0.15, linewidth=0, shade=False, rstride=1, cstride=1,
+                        rasterized=True)
+    return True
 
 
 def _frame3d(ax, box):
@@ -143,8 +207,8 @@ def _frame3d(ax, box):
     ax.set_ylim(a0, a1)
     ax.set_zlim(e0, e1)
     for axis, (lo, hi) in zip((ax.xaxis, ax.yaxis, ax.zaxis), box):
-        # integer ticks on the large box, three ticks on the small one: no two labels meet at a corner
-        ticks = list(range(int(lo), int(hi) + 1)) if hi - lo > 2 else [lo, (lo + hi) / 2, hi]
+        # ticks inside the box, none at its ends: the labels of two axes never meet at a corner
+        ticks = list(range(int(lo) + 1, int(hi))) if hi - lo > 2 else [lo / 2, (lo + hi) / 2, hi / 2]
         axis.set_major_locator(FixedLocator(ticks))
         axis.set_major_formatter(FuncFormatter(lambda v, _: ("%g" % v).replace("-", "\u2212")))
     ax.tick_params(axis="both", which="major", labelsize=7, pad=0)
@@ -169,11 +233,11 @@ def _flow_panel(key, box, starts):
     level = float(_np()["E"](*[float(x) for x in starts[0]]))
     fig = plt.figure(figsize=(3.6, 4.1))
     ax = fig.add_axes((0.02, 0.25, 0.90, 0.78), projection="3d")
-    _energy_surface(ax, level, box)
-    _critical_sets(ax, p, q, box)
+    level_drawn = _energy_surface(ax, level, box)
+    drawn = _critical_sets(ax, p, q, box) | ({"level"} if level_drawn else set())
     colors = {"global_min": "#ff7f0e", "local_min": "#d62728", "local_max": "#1f77b4", "saddle": "black",
               "station": "#7f00ff", None: "0.3"}
-    seen = set()
+    seen = []
     (w0, w1), (a0, a1), (e0, e1) = box
     for path, cls in _flows(p, q, starts):
         inside = ((path[:, 1] >= w0) & (path[:, 1] <= w1) & (path[:, 2] >= a0) & (path[:, 2] <= a1)
@@ -182,24 +246,31 @@ def _flow_panel(key, box, starts):
             continue
         if not inside.all():          # mplot3d does not clip: cut the path where it first leaves the box
             path = path[: int(np.argmin(inside))]
-        lab = CLASS_LABEL.get(cls, str(cls)) if cls not in seen else None
-        seen.add(cls)
-        ax.plot(path[:, 1], path[:, 2], path[:, 0], color=colors[cls], lw=1.1, label=lab)
+        if cls not in seen:
+            seen.append(cls)
+        ax.plot(path[:, 1], path[:, 2], path[:, 0], color=colors[cls], lw=1.1)
         ax.plot([path[0, 1]], [path[0, 2]], [path[0, 0]], "o", color=colors[cls], ms=2.5)
         ax.plot([path[-1, 1]], [path[-1, 2]], [path[-1, 0]], "x", color=colors[cls], ms=4)
     _frame3d(ax, box)
+    fig.legend(handles=legend_handles(drawn, seen, colors), loc="lower center", ncol=2, fontsize=6.5, frameon=False,
+               handlelength=1.4, columnspacing=0.8, borderaxespad=0.2)
+    return fig
+
+
+def legend_handles(drawn: set, classes: list, colors: dict) -> list:
+    """The legend of a 3-D panel: one entry per class of limit that a drawn trajectory has, then the sets drawn
+    (`drawn`, as `_critical_sets` and `_energy_surface` report them), nothing else."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    handles, labels = ax.get_legend_handles_labels()
-    handles += [Patch(facecolor="#2ca02c", alpha=0.4, label=r"$\Theta^{\star}$ (global minima)"),
-                Patch(facecolor="#d62728", alpha=0.35, label=r"$e = 0$: local minima"),
-                Patch(facecolor="#1f77b4", alpha=0.35, label=r"$e = 0$: local maxima"),
-                Patch(facecolor="0.6", alpha=0.35, label=r"level set $E = E(\theta_0)$")]
-    if not any(lbl.startswith(r"$\Theta_{\mathrm{sad}}") for lbl in labels) and w0 <= _np()["w_sad"] <= w1:
-        handles.append(Line2D([], [], color="black", lw=1.5, label=r"$\Theta_{\mathrm{sad}}$"))
-    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=6.5, frameon=False, handlelength=1.4,
-               columnspacing=0.8, borderaxespad=0.2)
-    return fig
+    handles = [Line2D([], [], color=colors[c], lw=1.1, label=CLASS_LABEL.get(c, str(c))) for c in classes]
+    sets = [("star", Patch(facecolor="#2ca02c", alpha=0.4, label=r"$\Theta^{\star}$ (global minima)")),
+            ("min", Patch(facecolor="#d62728", alpha=0.35, label=r"$e = 0$: local minima")),
+            ("max", Patch(facecolor="#1f77b4", alpha=0.35, label=r"$e = 0$: local maxima")),
+            ("sad", Line2D([], [], color="black", lw=1.5, label=r"$\Theta_{\mathrm{sad}}$")),
+            ("station", Line2D([], [], color="#7f00ff", marker=".", ls="none", ms=3,
+                               label=r"$\Theta_{\mathrm{station}}$")),
+            ("level", Patch(facecolor="0.6", alpha=0.35, label=r"level set $E = E(\theta_0)$"))]
+    return handles + [h for key, h in sets if key in drawn]
 
 
 def _starts(seed, n, scale):
@@ -223,14 +294,27 @@ def fig2_p01():
     return _flow_panel("p01", BOX_FULL, FULL_STARTS)
 
 
+def fig5_starts():
+    """The starts of Fig. 5: those its check integrates (`claims_30_attention.FIG5_STARTS`, one definition)."""
+    from local2global.proofs.claims_30_attention import FIG5_STARTS as F5
+    return _starts(F5["seed"], F5["n"], F5["sigma"])
+
+
 @figure("fig5_p09")
 def fig5_p09():
-    return _flow_panel("p09", BOX_NEAR, _starts(5, 8, Fraction(1, 5)))
+    return _flow_panel("p09", BOX_NEAR, fig5_starts())
 
 
 @figure("fig5_p01")
 def fig5_p01():
-    return _flow_panel("p01", BOX_NEAR, _starts(5, 8, Fraction(1, 5)))
+    return _flow_panel("p01", BOX_NEAR, fig5_starts())
+
+
+def _edges(centres) -> np.ndarray:
+    """Cell edges around evenly spaced centres (midpoints between them, half a step beyond the ends)."""
+    c = np.asarray(centres, dtype=float)
+    h = (c[1] - c[0]) / 2
+    return np.concatenate([[c[0] - h], (c[:-1] + c[1:]) / 2, [c[-1] + h]])
 
 
 SLICES = (("p09", "a", Fraction(0)), ("p09", "w", Fraction(-1, 2)), ("p01", "a", Fraction(0)), ("p01", "w", Fraction(-3, 2)))
@@ -256,9 +340,28 @@ def fig_attn_basins():
         ys = np.array([float(Fraction(y)) for y in data["ys"]])       # w0 or a0 (the grid's rows)
         # the grid has rows = the other coordinate, columns = e; transposed, e runs vertically
         Z = np.array([[order.index(str(c)) for c in row] for row in data["grid"]]).T
-        hx, hy = (ys[1] - ys[0]) / 2, (xs[1] - xs[0]) / 2
-        ax.imshow(Z, origin="lower", extent=(ys[0] - hx, ys[-1] + hx, xs[0] - hy, xs[-1] + hy), cmap=cmap,
-                  vmin=-0.5, vmax=len(order) - 0.5, interpolation="nearest", aspect="equal")
+        # one cell per flow, centred on its start; the starts on e = 0 (a plane of critical points, of measure
+        # zero) get a cell of no height and are drawn as the line they are, in the colours of their limits
+        x_edges, e_edges = _edges(ys), _edges(xs)
+        zero = [k for k, x in enumerate(xs) if x == 0]
+        for k in zero:
+            e_edges[k] = e_edges[k + 1] = 0.0
+        ax.pcolormesh(x_edges, e_edges, Z, cmap=cmap, vmin=-0.5, vmax=len(order) - 0.5, shading="flat",
+                      rasterized=True)
+        from matplotlib.collections import LineCollection
+        for k in zero:
+            runs = []                                   # (first cell, last cell, class): one segment per run of a class
+            for j in range(len(ys)):
+                if runs and runs[-1][2] == Z[k, j]:
+                    runs[-1][1] = j
+                else:
+                    runs.append([j, j, Z[k, j]])
+            ax.add_collection(LineCollection([[(x_edges[a], 0), (x_edges[b + 1], 0)] for a, b, _ in runs],
+                                             colors=[CLASS_COLORS[order[c]] for _, _, c in runs], linewidths=1.6,
+                                             zorder=3))
+        ax.set_xlim(x_edges[0], x_edges[-1])
+        ax.set_ylim(e_edges[0], e_edges[-1])
+        ax.set_aspect("equal")
         other = "w" if fixed == "a" else "a"
         ax.set_xlabel(f"${other}_0$")
         ax.set_ylabel("$e_0$", rotation=0, labelpad=6)

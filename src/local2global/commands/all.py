@@ -43,6 +43,11 @@ def run(args) -> int:
     out = output_dir(args.out if args.out is not None else "build", "--out", files=OUT_FILES, folders=OUT_FOLDERS)
     dps = dps_of(args.dps, "all")
     workers = None if args.workers is None else integer(args.workers, "--workers", lo=1, hi=64)
+    from local2global.proofs.outputs.provenance import ProvenanceError, source_date_epoch
+    try:
+        source_date_epoch()                         # the PDF's date: a malformed SOURCE_DATE_EPOCH is refused first
+    except ProvenanceError as ex:
+        raise UsageError(str(ex)) from None
     from local2global.proofs import select
     try:
         claim_ids = [c.id for c in select(args.only)] if args.only else None

@@ -55,6 +55,11 @@ def run(args) -> int:
     if args.records is not None and not (args.records.strip() and Path(args.records).is_file()):
         raise UsageError(f"--records {shown(args.records)} is not a file")
     from local2global.proofs.outputs import pdf as _pdf
+    from local2global.proofs.outputs.provenance import ProvenanceError, source_date_epoch
+    try:
+        source_date_epoch()                         # the title page's date: a malformed SOURCE_DATE_EPOCH is refused
+    except ProvenanceError as ex:
+        raise UsageError(str(ex)) from None
     if args.pdf and _pdf.pdflatex_path() is None:
         raise UsageError(_pdf.missing_message("run without --pdf"))
 

@@ -182,8 +182,11 @@ def _figure2() -> Block:
 @section("figure5", order=475, topic="attention", title="Gradient flow near the origin", kind="Figure", number="5",
          where="App. G", refs=("Fig. 5",))
 def _figure5() -> Block:
+    from ..figures import figure_parameters
+    n = figure_parameters("5")
     return Block(ref="Fig. 5",
-                 statement=r"Figure~2 near the origin, from small Gaussian starts ($\sigma = 1/5$).",
+                 statement=r"Figure~2 near the origin, from %s seeded Gaussian starts $\theta_0 \sim N(0, \sigma^2 I_3)$, "
+                           r"$\sigma = %s$: the starts the check of this figure integrates." % (n["n5"], n["sigma5"]),
                  derivation=r"As for Figure~2.")
 
 
