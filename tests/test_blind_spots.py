@@ -28,7 +28,7 @@ from local2global.numeric.chain import NumericChain
 from local2global.numeric.dynamics.basins import predict
 from local2global.numeric.dynamics.basins_r3 import predict_R3
 from local2global.numeric.dynamics.flow import ReducedFlow, integrate_class
-from local2global.numeric.evaluate.arb import (arb_function, correct_digits, decimal_bounds, endpoints,
+from local2global.numeric.evaluate.arb import (Iv, arb_function, correct_digits, decimal_bounds, endpoints,
                                                exact_fraction, format_fraction, interval)
 from local2global.numeric.evaluate.arb import precision as arb_precision
 from local2global.numeric.precision import flow_dist_tol, working
@@ -211,6 +211,7 @@ def test_interval_operations_at_low_precision_enclose_the_exact_rational_value(b
                 assert _inside(exact, acc)
             assert _inside(xs[0] - xs[1], ivs[0] + (-ivs[1]))
             assert _inside(xs[0] * xs[1], ivs[0] * ivs[1])
+            assert _inside(3 * xs[1], Iv.point(flint.arb(3)) * ivs[1])       # a constant factor (the point path)
             assert _inside(xs[2] ** 2, ivs[2].ipow(2)) and _inside(xs[3] ** 3, ivs[3].ipow(3))
             if xs[4]:
                 assert _inside(1 / xs[4], ivs[4].reciprocal())
@@ -221,7 +222,7 @@ def test_interval_operations_at_low_precision_enclose_the_exact_rational_value(b
 @pytest.mark.parametrize("bits", [20, 30])
 def test_the_interval_program_of_a_rational_sum_encloses_its_exact_value_at_low_precision(bits):
     x, y, z = sp.symbols("x y z", real=True)
-    expr = x / 3 + y / 7 - z / 11 + sp.Rational(1, 13) + x * y / 17 - (z - x) ** 2 / 19
+    expr = x / 3 + y / 7 - z / 11 + sp.Rational(1, 13) + x * y / 17 - (z - x) ** 2 / 19 + 5 * x * y - 3 * z
     f = arb_function(expr, (x, y, z))
     rng = random.Random(bits)
     with arb_precision(bits):
