@@ -144,6 +144,20 @@ def test_a_start_within_the_stopping_distance_of_an_unstable_set_reaches_the_pre
     assert cls == pred["class"] == "global_min" and res.steps > 1, (res.status, res.steps)
 
 
+@pytest.mark.parametrize("pq, th", [(P9, (1, -2, 0)), (P1, (2, 1, 0)), (P9, (1, Fraction(-3, 2), Fraction(1, 4))),
+                                     (P1, (Fraction(3, 2), 1, Fraction(1, 4)))])
+def test_the_R3_prediction_from_beyond_A_star_is_the_integrated_limit(pq, th):
+    """A start with A0 beyond A* (|A0| > |A*|, same sign: A never vanishes on the way) reaches Θ* without an event;
+    the predicted limit (`predict_R3`, phase 2 of `_global_limit` started with the sign of A0 - A*) is the
+    integrated one. No claim evaluates these limits (mutation run of issue 29, seed 29: M005)."""
+    th = tuple(Fraction(x) for x in th)
+    pred = predict_R3(NumericChain(*pq), None, th, dps=30)
+    cls, res = integrate_class(*pq, th, dps=30, attention=True, max_steps=3000)
+    assert pred["class"] == cls == "global_min" and not pred["events"]
+    with working(30):
+        assert max(abs(a - b) for a, b in zip(res.theta, pred["limit"])) < mp.mpf(10) ** -10
+
+
 def _exact_class(attention: bool, pq, th) -> str:
     """The class of the derived critical set that holds at the exact point (SymPy, no tolerance)."""
     m = canonical_model(attention)
