@@ -454,3 +454,13 @@ def test_the_displayed_canonical_logit_keeps_its_bias_term():
         assert sp.expand(r["logit"] - r["A"] * S.X - r["offset"]) == S.b
         shown = latex(r["logit"])
         assert re.search(r"\+ b( |$)", shown), shown
+
+
+def test_numeric_chain_of_passes_a_chain_through_and_refuses_half_a_pair():
+    """`NumericChain.of(chain)` is the chain; `of(p)` without q, or a chain with a q, is refused, never passed
+    through (mutation run of issue 29, seed 29: M002)."""
+    c = NumericChain(Fraction(9, 10), Fraction(1, 5))
+    assert NumericChain.of(c) is c and NumericChain.of(Fraction(9, 10), Fraction(1, 5)) == c
+    for bad in ((Fraction(9, 10),), (c, Fraction(1, 5))):
+        with pytest.raises((TypeError, ValueError)):
+            NumericChain.of(*bad)
