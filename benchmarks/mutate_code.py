@@ -171,7 +171,8 @@ TEST_MAP: dict[str, list[str]] = {
 # tolerance, the derived keys, the displayed logit)
 for _mod in ("symbolic/model.py", "symbolic/canonical.py", "symbolic/energy.py", "symbolic/bias.py", "symbolic/basins_r3.py",
              "numeric/dynamics/flow.py", "numeric/dynamics/basins.py", "numeric/dynamics/basins_r3.py",
-             "numeric/evaluate/arb.py", "numeric/chain.py", "proofs/_certify.py",
+             "numeric/evaluate/arb.py", "numeric/chain.py", "numeric/dynamics/prob_r3.py",
+             "numeric/dynamics/initialisation.py", "proofs/_certify.py",
              "proofs/_checks.py"):
     TEST_MAP[_mod] = TEST_MAP[_mod] + ["tests/test_blind_spots.py"]
 

@@ -464,3 +464,28 @@ def test_numeric_chain_of_passes_a_chain_through_and_refuses_half_a_pair():
     for bad in ((Fraction(9, 10),), (c, Fraction(1, 5))):
         with pytest.raises((TypeError, ValueError)):
             NumericChain.of(*bad)
+
+
+def test_directed_decimal_rounding_of_prob_r3_carries_into_a_new_digit_with_its_sign():
+    """`decimal_rounded` towards -oo / +oo of numbers just below a power of ten in magnitude, both signs (the
+    carry into a new digit): down <= x <= up (mutation run of issue 29, seed 29: M014)."""
+    from local2global.numeric.dynamics.prob_r3 import decimal_rounded
+    for k in (-5, 0, 3):
+        for sign in (1, -1):
+            for digits in (1, 3):
+                x = sign * (1 - Fraction(1, 10**6)) * Fraction(10) ** k
+                down, up = (Fraction(decimal_rounded(x, digits, u)) for u in (False, True))
+                assert down <= x <= up and up - down <= Fraction(10) ** (k + 1 - digits), (x, digits, down, up)
+
+
+def test_gaussian_starts_are_centred_with_the_given_spread():
+    """The starts of Fig. 5 / Thm 11 are N(0, σ² I): sample mean within 5σ/√n of 0 and sample variance within 10 %
+    of σ² (mutation run of issue 29, seed 29: M011, mean 0 -> 1)."""
+    from local2global.numeric.dynamics.initialisation import gaussian_starts
+    n, sigma = 3000, Fraction(1, 10)
+    pts = gaussian_starts(sigma, n, seed=29)
+    for i in range(3):
+        xs = [float(p[i]) for p in pts]
+        mean = sum(xs) / n
+        var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+        assert abs(mean) < 5 * float(sigma) / n**0.5 and abs(var / float(sigma) ** 2 - 1) < 0.1
