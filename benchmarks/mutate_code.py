@@ -16,9 +16,15 @@ Operators (AST-based; each mutant replaces one node's source text by `ast.unpars
   compare    < <-> <=, > <-> >=, < <-> >, <= <-> >=, == <-> !=, is <-> is not, in <-> not in
   boolop     and <-> or;  not_remove  `not` removed
   branch     an if/else (or a conditional expression) with its branches swapped
-  name_swap  u_plus <-> u_minus, lo <-> hi, upper <-> lower, min <-> max, floor <-> ceil, ... (only to a
-             name that the same file already uses)
+  name_swap  u_plus <-> u_minus, lo <-> hi, min <-> max, ... (only to a name that the same file already uses)
   return_swap  `return x, y` -> `return y, x`
+  rounding   a rounding direction: floor <-> ceil, x.lower() <-> x.upper(), x.lower()/x.upper() -> x.mid()
+             (an arb bound replaced by the midpoint: outward rounding lost; files that use arb), a // b <->
+             -(-a // b) (floor <-> ceiling division), round(x) -> math.floor(x) / math.ceil(x), the rounding
+             mode strings "down" <-> "up", "nearest" -> "down" / "up"
+  deriv_order  the order of a derivative: diff(f, x) -> diff(f, x, 2), diff(f, x, n) -> diff(f, x, n - 1)
+             (n = 2: diff(f, x)) and diff(f, x, n + 1), diff(f, x, y) -> diff(f, x) (a mixed partial loses a
+             variable)
 Never mutated: docstrings and other strings, f-strings, `raise` statements, assert messages, annotations,
 arguments of printing / logging / progress calls (print, nstr, tqdm, warn, ...), lru_cache sizes.
 
@@ -53,7 +59,7 @@ that cannot change anything, and classifies survivors:
     counts as a survivor (stage 3).
 
     python benchmarks/mutate_code.py [--limit 80] [--only FILE] [--jobs 1] [--seed 0] [--timeout 600]
-                                     [--workers 2] [--no-coverage] [--list] [--json F] [--md F]
+                                     [--extra OP=N,...] [--fast-tests] [--workers 2] [--no-coverage] [--list] [--json F] [--md F]
 
 Triage: benchmarks/mutation_triage.json names, by mutant key, the survivors judged *equivalent* (no input
 changes any result: a cache-key length, a guard digit that only costs time, ...), each with its reason;
@@ -161,6 +167,15 @@ TEST_MAP: dict[str, list[str]] = {
     "proofs/_ratfield.py": ["tests/test_ratfield.py", "tests/test_certify.py", "tests/test_check_fast_paths.py"],
 }
 
+# the blind spots of issue 29 (the Hessians off e = 0, the stopping rule, intervals at low precision, the sampled-zero
+# tolerance, the derived keys, the displayed logit)
+for _mod in ("symbolic/model.py", "symbolic/canonical.py", "symbolic/energy.py", "symbolic/bias.py", "symbolic/basins_r3.py",
+             "numeric/dynamics/flow.py", "numeric/dynamics/basins.py", "numeric/dynamics/basins_r3.py",
+             "numeric/evaluate/arb.py", "numeric/chain.py", "numeric/dynamics/prob_r3.py",
+             "numeric/dynamics/initialisation.py", "proofs/_certify.py",
+             "proofs/_checks.py"):
+    TEST_MAP[_mod] = TEST_MAP[_mod] + ["tests/test_blind_spots.py"]
+
 # tests written for survivors of this benchmark: the contracts of small helpers (one file, so that an
 # earlier run's kills by the other test files can be carried: --carry)
 _CONTRACTS = "tests/test_helper_contracts.py"
@@ -183,7 +198,11 @@ COMPARE_SWAPS = {ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE), ast.Gt: 
                  ast.GtE: (ast.Gt, ast.LtE), ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,),
                  ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,), ast.In: (ast.NotIn,), ast.NotIn: (ast.In,)}
 OPERATORS = ("constant", "rational", "precision", "tolerance", "bool", "neg_remove", "neg_insert", "arith",
-             "drop_term", "compare", "boolop", "not_remove", "branch", "name_swap", "return_swap")
+             "drop_term", "compare", "boolop", "not_remove", "branch", "name_swap", "return_swap", "rounding",
+             "deriv_order")
+#: names whose swap flips a rounding direction (operator `rounding`, not `name_swap`)
+ROUNDING_NAMES = {"floor", "ceil", "lower", "upper"}
+ROUNDING_MODES = {"down": ("up",), "up": ("down",), "nearest": ("down", "up")}
 
 
 class UsageError(Exception):
@@ -393,15 +412,61 @@ class _Enumerator:
                 parts = name.split("_")
                 swapped = [TOKEN_PAIRS.get(p, p) for p in parts]
                 new = "_".join(swapped) if swapped != parts else None
-            if new and (new in self.identifiers or new in NAME_PAIRS and isinstance(node, ast.Name)):
+            if new and (new in self.identifiers or new in NAME_PAIRS and isinstance(node, ast.Name)
+                        or name in ROUNDING_NAMES and isinstance(node, ast.Attribute)):
                 repl = ast.Name(new) if isinstance(node, ast.Name) else ast.Attribute(node.value, new)
-                self.add(node, "name_swap", repl, ctx)
+                self.add(node, "rounding" if name in ROUNDING_NAMES else "name_swap", repl, ctx)
         if isinstance(node, (ast.Assign, ast.Return)) and isinstance(node.value, ast.BinOp):
             self.add(node.value, "neg_insert", ast.UnaryOp(ast.USub(), node.value), ctx)
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) == 2:
             a, b = node.value.elts
             if ast.dump(a) != ast.dump(b) and not any(isinstance(x, ast.Starred) for x in (a, b)):
                 self.add(node.value, "return_swap", ast.Tuple([b, a], ast.Load()), ctx)
+        self.rounding(node, ctx)
+        self.deriv_order(node, ctx)
+
+    def rounding(self, node, ctx):
+        """Rounding directions beyond the floor/ceil and lower/upper name swaps (see the module docstring)."""
+        uses_arb = bool({"arb", "flint"} & self.identifiers)
+        if isinstance(node, ast.Call) and not node.args and not node.keywords and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("lower", "upper") and uses_arb:
+            self.add(node, "rounding", ast.Call(ast.Attribute(node.func.value, "mid"), [], []), ctx)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+            neg = lambda x: x.operand if isinstance(x, ast.UnaryOp) and isinstance(x.op, ast.USub) else ast.UnaryOp(ast.USub(), x)
+            self.add(node, "rounding", ast.UnaryOp(ast.USub(), ast.BinOp(neg(node.left), ast.FloorDiv(), node.right)), ctx)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.BinOp) \
+                and isinstance(node.operand.op, ast.FloorDiv) and isinstance(node.operand.left, ast.UnaryOp) \
+                and isinstance(node.operand.left.op, ast.USub):      # -(-a // b), the ceiling: -> a // b
+            self.add(node, "rounding", ast.BinOp(node.operand.left.operand, ast.FloorDiv(), node.operand.right), ctx)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round" \
+                and len(node.args) == 1 and not node.keywords and "math" in self.identifiers:
+            for f in ("floor", "ceil"):
+                self.add(node, "rounding", ast.Call(ast.Attribute(ast.Name("math"), f), node.args, []), ctx)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in ROUNDING_MODES:
+            for new in ROUNDING_MODES[node.value]:
+                self.add(node, "rounding", repr(new), ctx)
+
+    def deriv_order(self, node, ctx):
+        """The order of a derivative `diff(f, x, ...)` / `f.diff(x, ...)` (see the module docstring)."""
+        if not (isinstance(node, ast.Call) and _call_name(node) == "diff" and not node.keywords):
+            return
+        f = node.func
+        # sp.diff(f, x, ...) / diff(f, x, ...): the first argument is the function; f.diff(x, ...): none is
+        first = 1 if isinstance(f, ast.Name) or (isinstance(f, ast.Attribute) and _name_of(f.value) in ("sp", "sympy", "mp", "mpmath")) else 0
+        var = node.args[first:]
+        if not var or any(isinstance(x, ast.Starred) for x in node.args):
+            return
+        last = var[-1]
+        call = lambda args: ast.Call(f, list(node.args[:first]) + args, [])
+        if isinstance(last, ast.Constant) and isinstance(last.value, int) and not isinstance(last.value, bool):
+            n = last.value
+            if n >= 2:
+                self.add(node, "deriv_order", call(list(var[:-1]) + ([ast.Constant(n - 1)] if n > 2 else [])), ctx)
+            self.add(node, "deriv_order", call(list(var[:-1]) + [ast.Constant(n + 1)]), ctx)
+        elif isinstance(last, (ast.Name, ast.Attribute, ast.Subscript)):
+            self.add(node, "deriv_order", call(list(var) + [ast.Constant(2)]), ctx)
+            if len(var) >= 2:
+                self.add(node, "deriv_order", call(list(var[:-1])), ctx)
 
 
 def target_files(root: Path = ROOT) -> list[str]:
@@ -492,6 +557,28 @@ def select(mutants: list[Mutant], limit: int, seed: int) -> list[Mutant]:
     return chosen
 
 
+def add_extra(chosen: list[Mutant], mutants: list[Mutant], extra: dict[str, int], seed: int) -> list[Mutant]:
+    """`chosen` plus, for each operator of `extra`, that many more of its candidates (seeded, one file at a
+    time so that they spread over the files; operators that a proportional sample draws rarely, such as
+    `rounding` and `deriv_order`, get mutants of their own). Ids renumbered in file and line order."""
+    out, keys = list(chosen), {m.key for m in chosen}
+    for op, n in sorted(extra.items()):
+        rng = random.Random(f"{seed}:extra:{op}")
+        pool = [m for m in mutants if m.operator == op and m.key not in keys]
+        rng.shuffle(pool)
+        files: set[str] = set()
+        for _ in range(min(n, len(pool))):
+            m = next((x for x in pool if x.file not in files), None) or pool[0]
+            pool.remove(m)
+            files = set() if not any(x.file not in files | {m.file} for x in pool) else files | {m.file}
+            out.append(m)
+            keys.add(m.key)
+    out.sort(key=lambda m: (m.file, m.line, m.col, m.operator, m.replacement))
+    for i, m in enumerate(out, 1):
+        m.id = f"M{i:03d}"
+    return out
+
+
 # ------------------------------------------------------------------------------------- isolated trees
 def _tree_files(root: Path) -> list[str]:
     try:
@@ -578,9 +665,13 @@ def check_stage(tree: Path, env: dict, timeout: float, workers: int, check_args=
     return {**res, "result": "error", "failed_claims": failed, "message": last[0][:300]}
 
 
+#: extra pytest arguments of every tests stage (baseline included): `--fast-tests` sets -m "not slow"
+PYTEST_EXTRA: list[str] = []
+
+
 def tests_stage(tree: Path, env: dict, timeout: float, tests: list[str], extra=()) -> dict:
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-           *extra, *tests]
+           *PYTEST_EXTRA, *extra, *tests]
     status, rc, out, dt = _run(cmd, tree, env, timeout)
     res = {"stage": "tests", "seconds": round(dt, 1), "returncode": rc, "tests": tests}
     if status == "timeout":
@@ -1017,6 +1108,10 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", default="1", help="mutants run at once (default 1)")
     ap.add_argument("--workers", default="2", help="processes of each `l2g check` (default 2)")
     ap.add_argument("--seed", default="0", help="seed of the sample (default 0)")
+    ap.add_argument("--fast-tests", action="store_true", help="the tests stage runs only the mapped tests not "
+                    "marked slow (-m 'not slow'; a shorter run, which can only miss kills)")
+    ap.add_argument("--extra", metavar="OP=N,...", help="add N more mutants of operator OP to the sample (e.g. "
+                    "rounding=6,deriv_order=6)")
     ap.add_argument("--timeout", default="300", help="seconds per stage before a mutant counts as timeout (default 300)")
     ap.add_argument("--no-coverage", action="store_true", help="no coverage in the baseline: every stage of every "
                     "mutant runs, and survivors get no automatic reason")
@@ -1042,6 +1137,14 @@ def main(argv=None) -> int:
             return x
         limit, jobs, workers = pos_int(args.limit, "--limit"), pos_int(args.jobs, "--jobs"), pos_int(args.workers, "--workers")
         seed, timeout = pos_int(args.seed, "--seed", lo=0), pos_int(args.timeout, "--timeout")
+        extra = {}
+        for item in filter(None, (args.extra or "").split(",")):
+            op, _, n = item.partition("=")
+            if op.strip() not in OPERATORS:
+                raise UsageError(f"--extra: unknown operator {op.strip()!r} (one of {', '.join(OPERATORS)})")
+            extra[op.strip()] = pos_int(n.strip(), f"--extra {op.strip()}")
+        if args.fast_tests:
+            PYTEST_EXTRA[:] = ["-m", "not slow"]
         files = target_files(ROOT)
         if args.only:
             rel = Path(args.only)
@@ -1092,6 +1195,8 @@ def main(argv=None) -> int:
         return 2
     candidates = enumerate_mutants(ROOT, files)
     chosen = select(candidates, limit, seed)
+    if extra:
+        chosen = add_extra(chosen, candidates, extra, seed)
     if args.list:
         for m in chosen:
             print(f"{m.id} {m.file}:{m.line} {m.operator:11s} {m.original[:50]!r} -> {m.replacement[:50]!r}")
@@ -1109,7 +1214,7 @@ def main(argv=None) -> int:
             return 3
     elif not args.no_sanity:
         cache = Path(args.json).with_suffix(".baseline.json")
-        bkey = f"{tree_key}|{workers}|{not args.no_coverage}|{','.join(test_union)}"
+        bkey = f"{tree_key}|{workers}|{not args.no_coverage}|{','.join(test_union)}|{' '.join(PYTEST_EXTRA)}"
         try:
             stored = json.loads(cache.read_text())
             sane = stored["baseline"] if stored.get("key") == bkey and stored["baseline"].get("ok") else None
@@ -1156,7 +1261,7 @@ def main(argv=None) -> int:
         """The JSON and the markdown, rewritten after every mutant (a long run leaves its partial result)."""
         rows = [records[m.id] for m in chosen if m.id in records]
         result = {"commit": commit, "tree_hash": tree_key, "complete": final and len(rows) == len(chosen),
-                  "config": {"limit": limit, "seed": seed, "timeout": timeout, "workers": workers, "only": args.only,
+                  "config": {"limit": limit, "seed": seed, "extra": extra, "pytest_extra": list(PYTEST_EXTRA), "timeout": timeout, "workers": workers, "only": args.only,
                              "candidates": len(candidates), "files": files,
                              "per_file_selected": {f: sum(m.file == f for m in chosen) for f in files},
                              "test_map": {f: TEST_MAP.get(f, []) for f in files}},

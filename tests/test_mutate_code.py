@@ -79,6 +79,37 @@ def test_operators_change_what_they_name_and_nothing_in_strings_raise_or_print()
         assert new != SAMPLE and ast.parse(new)
 
 
+ROUNDING_SAMPLE = '''import math
+import sympy as sp
+from flint import arb
+
+
+def g(x, f, y, q, mode="down"):
+    lo, hi = arb(x).lower(), arb(x).upper()
+    n = q.numerator // q.denominator if mode == "down" else -((-q.numerator) // q.denominator)
+    return lo, hi, n, math.floor(x), round(x), sp.diff(f, y), sp.diff(f, y, 2), f.diff(y, x)
+'''
+
+
+def test_rounding_and_derivative_order_operators_flip_directions_and_orders():
+    by_op = {}
+    for m in _mutants(ROUNDING_SAMPLE):
+        by_op.setdefault(m.operator, set()).add((m.original, m.replacement))
+        assert ast.parse(M.apply(ROUNDING_SAMPLE, m))
+    r, d = by_op["rounding"], by_op["deriv_order"]
+    # outward rounding lost (midpoint) or turned inward (the other bound)
+    assert {("arb(x).lower()", "(arb(x).mid())"), ("arb(x).lower", "(arb(x).upper)"),
+            ("arb(x).upper()", "(arb(x).mid())")} <= r
+    assert ("q.numerator // q.denominator", "(-(-q.numerator // q.denominator))") in r    # floor -> ceiling
+    assert ("-((-q.numerator) // q.denominator)", "(q.numerator // q.denominator)") in r  # ceiling -> floor
+    assert {("math.floor", "(math.ceil)"), ("round(x)", "(math.floor(x))"), ("round(x)", "(math.ceil(x))"),
+            ('"down"', "'up'")} <= r
+    assert {("sp.diff(f, y)", "(sp.diff(f, y, 2))"), ("sp.diff(f, y, 2)", "(sp.diff(f, y))"),
+            ("sp.diff(f, y, 2)", "(sp.diff(f, y, 3))"), ("f.diff(y, x)", "(f.diff(y))"),
+            ("f.diff(y, x)", "(f.diff(y, x, 2))")} <= d
+    assert not any(o == "name_swap" and a in ("math.floor", "arb(x).lower") for o, ms in by_op.items() for a, _ in ms)
+
+
 @pytest.mark.slow
 def test_selection_is_deterministic_spread_over_files_and_seeded(candidates):
     ms = candidates
@@ -143,7 +174,8 @@ def test_kill_rates_count_timeouts_and_errors_as_kills_and_say_which_stage():
     assert (s["timeout"], s["error"], s["survived"]) == (1, 1, 1)
 
 
-@pytest.mark.parametrize("argv", [["--only", "proofs/claims_10_landscape.py"], ["--limit", "0"], ["--seed", "x"], ["--ids", "M5"], ["--ids", "M9-M3"]])
+@pytest.mark.parametrize("argv", [["--only", "proofs/claims_10_landscape.py"], ["--limit", "0"], ["--seed", "x"], ["--ids", "M5"], ["--ids", "M9-M3"],
+                                  ["--extra", "foo=1"], ["--extra", "rounding=0"]])
 def test_bad_arguments_exit_2_with_one_line(argv, capsys):
     assert M.main([*argv, "--list"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -214,3 +246,15 @@ def test_a_test_file_new_since_a_carried_baseline_is_never_skipped():
             del M.TEST_MAP[m.file]
         else:
             M.TEST_MAP[m.file] = old
+
+
+def test_extra_mutants_of_an_operator_join_the_sample_once_each_spread_over_files():
+    ms = [M.Mutant(f"f{i % 3}.py", i, 0, i, 1, "rounding" if i % 2 else "compare", "a", f"b{i}", "g", (i,))
+          for i in range(1, 30)]
+    base = M.select(list(ms), 5, 29)
+    out = M.add_extra(base, ms, {"rounding": 4}, 29)
+    extra = [m for m in out if m.key not in {b.key for b in base}]
+    assert len(out) == 9 and len({m.key for m in out}) == 9 and {m.operator for m in extra} == {"rounding"}
+    assert len({m.file for m in extra}) == 3                   # spread: every file before a second from one
+    assert [m.id for m in out] == [f"M{i:03d}" for i in range(1, 10)]
+    assert [m.key for m in M.add_extra(base, ms, {"rounding": 4}, 29)] == [m.key for m in out]

@@ -17,8 +17,10 @@ error monitor), and the projection keeps the trajectory on its contour, so which
 flow reaches is decided by the dynamics, not by accumulated drift.
 
 Limit detector: a run stops when the gradient vanishes exactly (a critical start), when |∇L| <=
-`grad_tol`, or when `critical_distance(θ)` (distance to a known critical set) is <= `dist_tol`
-*and not increasing* (so a start next to an unstable critical point is not mistaken for convergence).
+`grad_tol` *and not increasing*, or when `critical_distance(θ)` (distance to a known critical set) is <=
+`dist_tol` *and not increasing* (so a start next to an unstable critical point is not mistaken for
+convergence: next to the degenerate saddle of Thm 1 |∇L| ~ e^2 is below `grad_tol` within `dist_tol` of it,
+and it grows while the flow leaves).
 The paper's problems (R^2, and R^3 with attention) are wrapped by `ReducedFlow(chain, attention=...)`,
 whose gradient is G'(A)∇A with G' = F_A(A, c*(A)) and A derived (no formula retyped here).
 
@@ -198,7 +200,7 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
                 max_norm = max(max_norm, _norm(y, ar))
                 g0 = grad_fn(y)
                 evals += 1
-                gnorm = _norm(g0, ar)
+                gnorm_prev, gnorm = gnorm, _norm(g0, ar)
                 if loss_fn:
                     L_now = loss_fn(y)
                     if L_now > L_prev + loss_slack * (1 + abs(L_prev)):
@@ -220,7 +222,7 @@ def integrate(grad_fn: Callable[[list], Sequence], theta0: Sequence, *, dps: int
                         dist = d_new
                         return result("converged_distance")
                     dist = d_new
-                if gnorm <= grad_tol:
+                if gnorm <= grad_tol and gnorm <= gnorm_prev:
                     return result("converged_gradient")
         finally:
             if bar is not None:
