@@ -68,23 +68,25 @@ def run(args) -> int:
     from local2global.proofs.outputs import document
     from local2global.proofs.outputs.records import RecordsError, load_records
     records_path = Path(args.records) if args.records else out / document.RECORDS_NAME
+    from local2global.proofs.outputs.manifest import incomplete
+    why = incomplete(out)
     records = []
     if not args.no_records:
         if not records_path.exists():
-            raise UsageError(f"no claim records: {str(records_path)!r} does not exist (run `l2g check --out "
+            # one line, the folder's state first (the test and a reader look for it there)
+            raise UsageError((f"{out} is incomplete: {why}; " if why else "") +
+                             f"no claim records: {str(records_path)!r} does not exist (run `l2g check --out "
                              f"{shown(str(out))}` first, pass --records FILE, or --no-records for a document whose "
                              "statuses all read 'not run')")
         try:
             records = load_records(records_path)
         except RecordsError as ex:
             raise UsageError(str(ex)) from None
+    if why:                                         # its records and figures may be missing or of another run
+        print(f"l2g: note: {out} is incomplete: {why}; rerun `l2g all` to make it whole", file=sys.stderr)
     from local2global.proofs import select
     claims = list(select())
     missing = len({c.id for c in claims} - {str(r["id"]) for r in records})
-    from local2global.proofs.outputs.manifest import incomplete
-    why = incomplete(out)
-    if why:                                         # its records and figures may be missing or of another run
-        print(f"l2g: note: {out} is incomplete: {why}; rerun `l2g all` to make it whole", file=sys.stderr)
     doc = document.build_document(records, claims=claims, fig_dir=out / "figures", tex_dir=out)   # all in memory first
     make_output_dir(out)
     main = write_outputs(out, doc)
