@@ -53,8 +53,9 @@ def test_the_local_minima_with_the_opposite_condition_are_rejected(cid):
 
 def test_the_zero_set_of_grad_A_with_attention_is_the_e_axis_and_the_station_curve():
     import local2global.proofs.claims_30_attention as C30
-    ok, how = C30._grad_A_zero_set_att()
+    ok, how, obligations = C30._grad_A_zero_set_att()
     assert ok, how
+    assert obligations and all(o.relation == "== 0" for o in obligations)   # what the kernel re-proves
     assert sum("s, t lie in the ideal of grad A: yes; grad A lies in the ideal (s, t): yes" in x for x in how) == 2
     assert "True" not in " ".join(how)
 

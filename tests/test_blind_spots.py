@@ -111,7 +111,10 @@ def test_the_hessian_with_bias_is_the_second_derivative_of_the_loss_with_bias_at
 #: starts within the stopping distance (1e-14 < flow_dist_tol(30) = 1e-13) of the unstable critical sets:
 #: Theta_max (both regimes) and the saddle (both sides, both regimes); R^3 adds Theta_station
 R2_NEAR = [(P9, (D, Fraction(-1))), (P1, (D, Fraction(1, 2))), (P1, (D, _w_sad())), (P9, (D, _w_sad() - D)),
-           (P9, (D, _w_sad()))]
+           pytest.param(P9, (D, _w_sad()), marks=pytest.mark.xfail(strict=True, reason=(
+               "known disagreement (issue 29 note): the exact prediction puts (1e-14, w_sad) above the saddle level "
+               "(E0 - E_sad = 1e-28 > 0: global_min), but at w_sad the e-rate vanishes to first order and the "
+               "integrator stops on the distance rule next to e = 0 after 2 steps, as 'saddle'")))]
 R3_NEAR = [(P9, (D, Fraction(-1), Fraction(1, 2))), (P1, (D, Fraction(1, 2), Fraction(-1, 2))),
            (P9, (Fraction(1), _w_sad() + D, Fraction(-1))), (P1, (Fraction(1), _w_sad() + D, Fraction(-1)))]
 
